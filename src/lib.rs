@@ -1,0 +1,94 @@
+//! OAuth 1.0a request signing, exactly as RFC 5849 says.
+//!
+//! The crate is the RFC's pipeline, one module per stage, each stage's result a value you can
+//! inspect:
+//!
+//! 1. [`encode`]: percent-encoding (§3.6) and strict decoding of queries and form bodies;
+//! 2. [`params`]: parameter collection (§3.4.1.3.1) and normalization (§3.4.1.3.2);
+//! 3. [`base_string`]: the base string URI (§3.4.1.2) and the base string (§3.4.1.1);
+//! 4. [`sign`]: the signing key (§3.4.2) and the signature methods HMAC-SHA1, HMAC-SHA256,
+//!    HMAC-SHA512, PLAINTEXT and, with the `rsa` feature, RSA-SHA1 and RSA-SHA256;
+//! 5. [`header`]: the `Authorization` header (§3.5.1);
+//! 6. [`request`]: the front door, a [`Request`] and a [`Signer`] giving a [`Signed`] request.
+//!
+//! # Signing a request
+//!
+//! The X API's "Creating a signature" example, with its published nonce and timestamp:
+//!
+//! ```
+//! use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+//!
+//! let signer = Signer::new(Consumer::new(
+//!     "xvz1evFS4wEEPTGEFPHBog",
+//!     "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+//! ))
+//! .with_token(Token::new(
+//!     "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+//!     "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+//! ));
+//! let request = Request::new(
+//!     "POST",
+//!     "https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
+//! )?
+//! .with_form_body(b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21");
+//!
+//! let signed = signer.sign(
+//!     &request,
+//!     &Nonce::new("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")?,
+//!     Timestamp::new(1318622958),
+//! )?;
+//! assert_eq!(signed.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
+//! assert!(signed.base_string().as_str().starts_with(
+//!     "POST&https%3A%2F%2Fapi.twitter.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26"
+//! ));
+//! let header = signed.authorization(); // "OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\", …"
+//! # assert!(header.ends_with("oauth_signature=\"hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D\""));
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+//!
+//! In a real client, [`Signer::sign_now`] draws the nonce from the operating system's random
+//! number generator and reads the timestamp from the clock.
+//!
+//! # Features
+//!
+//! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PKCS#1 or PKCS#8 PEM keys ([`PrivateKey`]).
+//! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 encode`).
+//!
+//! # Secrets
+//!
+//! Consumer and token secrets are held as [`Secret`]s, and the signing key as a
+//! [`SigningKey`](sign::SigningKey): `Debug` redacts them, nothing implements `Display` for
+//! them, and their memory is zeroized on drop. Errors never contain them, nor a PLAINTEXT
+//! signature (which is the key).
+
+pub mod base_string;
+pub mod encode;
+mod error;
+pub mod header;
+pub mod params;
+pub mod request;
+mod secret;
+pub mod sign;
+
+pub use error::{Error, Location};
+pub use header::Realm;
+pub use request::{BodyHash, Consumer, Nonce, Request, Signed, Signer, Timestamp, Token, Version};
+pub use secret::Secret;
+pub use sign::{PrivateKey, Signature, SignatureMethod};
+
+#[cfg(test)]
+mod tests {
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn public_types_are_send_and_sync() {
+        assert_send_sync::<crate::Signer>();
+        assert_send_sync::<crate::Signed>();
+        assert_send_sync::<crate::Request<'_>>();
+        assert_send_sync::<crate::Error>();
+        assert_send_sync::<crate::Secret>();
+        assert_send_sync::<crate::PrivateKey>();
+        assert_send_sync::<crate::params::Normalized>();
+        assert_send_sync::<crate::base_string::BaseString>();
+    }
+}

@@ -1,0 +1,411 @@
+//! Request parameters: their sources (RFC 5849 §3.4.1.3.1) and their normalization
+//! (§3.4.1.3.2).
+//!
+//! [`Parameters`] collects decoded names and values, each with its [`Source`], duplicates kept,
+//! in one buffer (no allocation per parameter). [`Parameters::normalize`] sorts them by encoded
+//! name, then encoded value, bytewise, giving the [`Normalized`] parameters whose `Display` is
+//! the normalized parameter string.
+//!
+//! ```
+//! use oauth1_signer::params::{Parameters, Source};
+//!
+//! let mut params = Parameters::new();
+//! params.extend_urlencoded(Source::Query, b"b5=%3D%253D&a3=a&c%40=&a2=r%20b")?;
+//! params.extend_urlencoded(Source::Body, b"c2&a3=2+q")?;
+//! params.push(Source::Protocol, b"oauth_nonce", b"7d8f3e4a");
+//! assert_eq!(
+//!     params.normalize().to_string(),
+//!     "a2=r%20b&a3=2%20q&a3=a&b5=%3D%253D&c%40=&c2=&oauth_nonce=7d8f3e4a"
+//! );
+//! # Ok::<(), oauth1_signer::encode::DecodeError>(())
+//! ```
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use crate::encode::{self, is_unreserved, DecodeError};
+
+/// Where a parameter came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Source {
+    /// The query of the request URL.
+    Query,
+    /// A form body (`application/x-www-form-urlencoded`).
+    Body,
+    /// The protocol parameters (`oauth_*`) that the signer adds.
+    Protocol,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::Query => "query",
+            Source::Body => "body",
+            Source::Protocol => "oauth",
+        })
+    }
+}
+
+/// One decoded parameter, borrowed from [`Parameters`] or [`Normalized`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Parameter<'a> {
+    /// Where it came from.
+    pub source: Source,
+    /// The decoded name.
+    pub name: &'a [u8],
+    /// The decoded value (empty for a name without `=`).
+    pub value: &'a [u8],
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    source: Source,
+    name_start: usize,
+    name_end: usize,
+    value_end: usize,
+}
+
+/// Decoded parameters in the order they were collected, duplicates kept.
+#[derive(Clone, Debug, Default)]
+pub struct Parameters {
+    bytes: Vec<u8>,
+    entries: Vec<Entry>,
+}
+
+impl Parameters {
+    /// No parameters.
+    #[must_use]
+    pub fn new() -> Self {
+        Parameters::default()
+    }
+
+    /// Room for `count` parameters holding `bytes` bytes in all, so that collecting allocates
+    /// once per buffer.
+    #[must_use]
+    pub fn with_capacity(count: usize, bytes: usize) -> Self {
+        Parameters {
+            bytes: Vec::with_capacity(bytes),
+            entries: Vec::with_capacity(count),
+        }
+    }
+
+    /// Adds one decoded parameter.
+    pub fn push(&mut self, source: Source, name: &[u8], value: &[u8]) {
+        let name_start = self.bytes.len();
+        self.bytes.extend_from_slice(name);
+        let name_end = self.bytes.len();
+        self.bytes.extend_from_slice(value);
+        self.entries.push(Entry {
+            source,
+            name_start,
+            name_end,
+            value_end: self.bytes.len(),
+        });
+    }
+
+    /// Adds the parameters of a query string or form body (`name=value` pairs joined by `&`),
+    /// strictly decoding each name and value (`+` is a space). A name without `=` has an empty
+    /// value; empty pairs (`a=1&&b=2`) are skipped.
+    ///
+    /// # Errors
+    ///
+    /// A malformed percent-escape, with its offset in `text`. Nothing is added then.
+    pub fn extend_urlencoded(&mut self, source: Source, text: &[u8]) -> Result<(), DecodeError> {
+        let (bytes_before, entries_before) = (self.bytes.len(), self.entries.len());
+        let result = self.try_extend_urlencoded(source, text);
+        if result.is_err() {
+            self.bytes.truncate(bytes_before);
+            self.entries.truncate(entries_before);
+        }
+        result
+    }
+
+    fn try_extend_urlencoded(&mut self, source: Source, text: &[u8]) -> Result<(), DecodeError> {
+        let mut offset = 0;
+        for pair in text.split(|&b| b == b'&') {
+            let pair_offset = offset;
+            offset += pair.len() + 1;
+            if pair.is_empty() {
+                continue;
+            }
+            let (name, value) = match pair.iter().position(|&b| b == b'=') {
+                Some(eq) => (&pair[..eq], &pair[eq + 1..]),
+                None => (pair, &pair[pair.len()..]),
+            };
+            let name_start = self.bytes.len();
+            encode::decode_to_vec(name, true, &mut self.bytes)
+                .map_err(|e| e.shifted(pair_offset))?;
+            let name_end = self.bytes.len();
+            encode::decode_to_vec(value, true, &mut self.bytes)
+                .map_err(|e| e.shifted(pair_offset + name.len() + 1))?;
+            self.entries.push(Entry {
+                source,
+                name_start,
+                name_end,
+                value_end: self.bytes.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The number of parameters.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no parameters.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The parameters in the order they were collected.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
+        self.entries.iter().map(|e| self.parameter(e))
+    }
+
+    fn parameter(&self, entry: &Entry) -> Parameter<'_> {
+        Parameter {
+            source: entry.source,
+            name: &self.bytes[entry.name_start..entry.name_end],
+            value: &self.bytes[entry.name_end..entry.value_end],
+        }
+    }
+
+    /// Sorts the parameters by encoded name, then encoded value (§3.4.1.3.2), in place.
+    #[must_use]
+    pub fn normalize(mut self) -> Normalized {
+        let bytes = &self.bytes;
+        self.entries.sort_unstable_by(|a, b| {
+            cmp_encoded(
+                &bytes[a.name_start..a.name_end],
+                &bytes[b.name_start..b.name_end],
+            )
+            .then_with(|| {
+                cmp_encoded(
+                    &bytes[a.name_end..a.value_end],
+                    &bytes[b.name_end..b.value_end],
+                )
+            })
+        });
+        Normalized(self)
+    }
+}
+
+/// Parameters sorted as §3.4.1.3.2 says; `Display` writes the normalized parameter string
+/// (`name=value` pairs, each encoded, joined by `&`).
+#[derive(Clone, Debug)]
+pub struct Normalized(Parameters);
+
+impl Normalized {
+    /// The parameters in normalized order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
+        self.0.iter()
+    }
+
+    /// The number of parameters.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no parameters.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The length of the normalized parameter string.
+    #[must_use]
+    pub fn encoded_len(&self) -> usize {
+        self.iter()
+            .map(|p| encode::encoded_len(p.name) + encode::encoded_len(p.value) + 2)
+            .sum::<usize>()
+            .saturating_sub(1)
+    }
+
+    /// The length of the normalized parameter string percent-encoded once more.
+    pub(crate) fn encoded_twice_len(&self) -> usize {
+        let twice = |bytes: &[u8]| -> usize {
+            bytes
+                .iter()
+                .map(|&b| if is_unreserved(b) { 1 } else { 5 })
+                .sum()
+        };
+        self.iter()
+            .map(|p| twice(p.name) + twice(p.value) + 6)
+            .sum::<usize>()
+            .saturating_sub(3)
+    }
+
+    /// Appends the normalized parameter string, percent-encoded once more, as the third part of
+    /// the base string (§3.4.1.1) needs it.
+    pub(crate) fn encode_twice_to_vec(&self, out: &mut Vec<u8>) {
+        for (i, p) in self.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b"%26");
+            }
+            encode::encode_twice_to_vec(p.name, out);
+            out.extend_from_slice(b"%3D");
+            encode::encode_twice_to_vec(p.value, out);
+        }
+    }
+}
+
+impl fmt::Display for Normalized {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str("&")?;
+            }
+            encode::encode(p.name).write_to(f)?;
+            f.write_str("=")?;
+            encode::encode(p.value).write_to(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// For each byte, its rank in the order of encoded text: every escaped byte (whose encoding
+/// starts with `%`, 0x25) ranks below every unreserved byte (all of which are above 0x25);
+/// escapes compare by their hex digits, which in uppercase order like the bytes they stand for;
+/// unreserved bytes compare as themselves. So comparing ranks byte by byte orders decoded
+/// strings exactly as comparing their encodings would, without encoding them.
+const ENCODED_ORDER: [u8; 256] = {
+    let mut rank = [0u8; 256];
+    let mut next = 0u8;
+    let mut pass = 0;
+    while pass < 2 {
+        let mut b = 0usize;
+        while b < 256 {
+            #[allow(clippy::cast_possible_truncation)] // b < 256
+            let unreserved = is_unreserved(b as u8);
+            if unreserved == (pass == 1) {
+                rank[b] = next;
+                next = next.wrapping_add(1);
+            }
+            b += 1;
+        }
+        pass += 1;
+    }
+    rank
+};
+
+/// Compares two decoded byte strings in the order of their percent-encodings.
+fn cmp_encoded(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.len().min(b.len());
+    for i in 0..common {
+        if a[i] != b[i] {
+            return ENCODED_ORDER[usize::from(a[i])].cmp(&ENCODED_ORDER[usize::from(b[i])]);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(bytes: &[u8]) -> String {
+        encode::encode(bytes).to_string()
+    }
+
+    #[test]
+    fn rank_order_equals_encoded_order() {
+        let alphabet: Vec<u8> = vec![
+            0, b' ', b'%', b'+', b'-', b'.', b'/', b'0', b'9', b'=', b'A', b'Z', b'_', b'a', b'z',
+            b'~', 0x7f, 0xc3, 0xff,
+        ];
+        let mut strings: Vec<Vec<u8>> = vec![Vec::new()];
+        for &a in &alphabet {
+            strings.push(vec![a]);
+            for &b in &alphabet {
+                strings.push(vec![a, b]);
+            }
+        }
+        for x in &strings {
+            for y in &strings {
+                assert_eq!(cmp_encoded(x, y), enc(x).cmp(&enc(y)), "{x:?} vs {y:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn rank_is_a_permutation() {
+        let mut seen = [false; 256];
+        for r in ENCODED_ORDER {
+            seen[usize::from(r)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn collects_with_sources_duplicates_and_empty_values() {
+        let mut params = Parameters::new();
+        params
+            .extend_urlencoded(Source::Query, b"a=1&&a=1&name&=v&x=%FF+")
+            .unwrap();
+        let got: Vec<(Source, &[u8], &[u8])> =
+            params.iter().map(|p| (p.source, p.name, p.value)).collect();
+        let q = Source::Query;
+        assert_eq!(
+            got,
+            [
+                (q, &b"a"[..], &b"1"[..]),
+                (q, b"a", b"1"),
+                (q, b"name", b""),
+                (q, b"", b"v"),
+                (q, b"x", b"\xff "),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_escape_adds_nothing_and_says_where() {
+        let mut params = Parameters::new();
+        params.push(Source::Protocol, b"oauth_nonce", b"n");
+        let err = params
+            .extend_urlencoded(Source::Body, b"ok=1&a=%2x")
+            .unwrap_err();
+        assert_eq!(err.offset(), 7);
+        assert_eq!(params.len(), 1);
+        let err = params
+            .extend_urlencoded(Source::Body, b"ok=1&a%=1")
+            .unwrap_err();
+        assert_eq!(err.offset(), 6);
+    }
+
+    #[test]
+    fn normalizes_by_encoded_name_then_encoded_value() {
+        // The oauth.net wiki "Normalize Request Parameters" rows.
+        let rows: [(&[u8], &str); 5] = [
+            (b"name", "name="),
+            (b"a=b", "a=b"),
+            (b"a=b&c=d", "a=b&c=d"),
+            (b"a=x!y&a=x+y", "a=x%20y&a=x%21y"),
+            (b"x!y=a&x=a", "x=a&x%21y=a"),
+        ];
+        for (input, expected) in rows {
+            let mut params = Parameters::new();
+            params.extend_urlencoded(Source::Query, input).unwrap();
+            assert_eq!(params.normalize().to_string(), expected);
+        }
+    }
+
+    #[test]
+    fn encoded_twice_is_the_encoding_of_the_normalized_string() {
+        let mut params = Parameters::new();
+        params
+            .extend_urlencoded(Source::Query, b"b=%E2%98%83&a=x+y&a=x%21y&c")
+            .unwrap();
+        let normalized = params.normalize();
+        let mut twice = Vec::new();
+        normalized.encode_twice_to_vec(&mut twice);
+        let string = normalized.to_string();
+        assert_eq!(String::from_utf8(twice).unwrap(), enc(string.as_bytes()));
+        assert_eq!(normalized.encoded_len(), string.len());
+    }
+}

@@ -1,0 +1,769 @@
+//! The front door: a [`Request`] and a [`Signer`] (credentials and options) give a [`Signed`]
+//! request, with every stage of RFC 5849 §3.4 kept for inspection.
+//!
+//! ```
+//! use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+//!
+//! let signer = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"))
+//!     .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"));
+//! let request = Request::new("GET", "http://photos.example.net/photos?file=vacation.jpg&size=original")?;
+//! let signed = signer.sign(&request, &Nonce::new("kllo9940pd9333jh")?, Timestamp::new(1191242096))?;
+//! assert_eq!(signed.signature().as_str(), "tR3+Ty81lMeYAr/Fid0kMTYa/WM=");
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rand::TryRng;
+use url::Url;
+
+use crate::base_string::{self, BaseString, BaseUri};
+use crate::error::Location;
+use crate::header::{self, Realm};
+use crate::params::{Normalized, Parameters, Source};
+use crate::sign::{self, PrivateKey, Signature, SignatureMethod, SigningKey};
+use crate::{Error, Secret};
+
+/// The client credentials (§1.1): `oauth_consumer_key` and the consumer secret.
+#[derive(Clone)]
+pub struct Consumer {
+    key: String,
+    secret: Secret,
+}
+
+impl Consumer {
+    /// Client credentials. The secret may be empty (RSA methods do not use it).
+    pub fn new(key: impl Into<String>, secret: impl Into<Secret>) -> Self {
+        Consumer {
+            key: key.into(),
+            secret: secret.into(),
+        }
+    }
+
+    /// The consumer key, sent as `oauth_consumer_key`.
+    #[must_use]
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The consumer secret.
+    #[must_use]
+    pub fn secret(&self) -> &Secret {
+        &self.secret
+    }
+}
+
+impl fmt::Debug for Consumer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Consumer")
+            .field("key", &self.key)
+            .field("secret", &self.secret)
+            .finish()
+    }
+}
+
+/// Token credentials or temporary credentials (§1.1): `oauth_token` and the token secret.
+#[derive(Clone)]
+pub struct Token {
+    key: String,
+    secret: Secret,
+}
+
+impl Token {
+    /// A token and its secret.
+    pub fn new(key: impl Into<String>, secret: impl Into<Secret>) -> Self {
+        Token {
+            key: key.into(),
+            secret: secret.into(),
+        }
+    }
+
+    /// The token, sent as `oauth_token`.
+    #[must_use]
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The token secret.
+    #[must_use]
+    pub fn secret(&self) -> &Secret {
+        &self.secret
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Token")
+            .field("key", &self.key)
+            .field("secret", &self.secret)
+            .finish()
+    }
+}
+
+/// `oauth_nonce` (§3.3): a string the client makes unique for each timestamp.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nonce(String);
+
+impl Nonce {
+    /// The length of a [generated](Nonce::generate) nonce.
+    pub const GENERATED_LEN: usize = 32;
+
+    /// A given nonce, for reproducible signatures and tests.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::EmptyNonce`] for an empty string.
+    pub fn new(nonce: impl Into<String>) -> Result<Self, Error> {
+        let nonce = nonce.into();
+        if nonce.is_empty() {
+            return Err(Error::EmptyNonce);
+        }
+        Ok(Nonce(nonce))
+    }
+
+    /// 32 ASCII letters and digits drawn uniformly from the operating system's random number
+    /// generator (about 190 bits).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Random`] if the generator fails; there is no weaker fallback.
+    pub fn generate() -> Result<Self, Error> {
+        const ALPHANUMERIC: &[u8; 62] =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let mut nonce = String::with_capacity(Self::GENERATED_LEN);
+        let mut random = [0u8; 48];
+        while nonce.len() < Self::GENERATED_LEN {
+            rand::rngs::SysRng
+                .try_fill_bytes(&mut random)
+                .map_err(|source| Error::Random { source })?;
+            // Rejection sampling: 248 = 4 × 62, so every kept byte maps to a letter uniformly.
+            for &b in random.iter().filter(|&&b| b < 248) {
+                if nonce.len() == Self::GENERATED_LEN {
+                    break;
+                }
+                nonce.push(char::from(ALPHANUMERIC[usize::from(b % 62)]));
+            }
+        }
+        Ok(Nonce(nonce))
+    }
+
+    /// The nonce.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Nonce {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `oauth_timestamp` (§3.3): whole seconds since 1970-01-01T00:00:00Z.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(u64);
+
+impl Timestamp {
+    /// A given timestamp, for reproducible signatures and tests.
+    #[must_use]
+    pub const fn new(seconds: u64) -> Self {
+        Timestamp(seconds)
+    }
+
+    /// The system clock, in whole seconds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ClockBeforeEpoch`] if the clock reads a time before 1970; there is no fallback.
+    pub fn now() -> Result<Self, Error> {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| Timestamp(d.as_secs()))
+            .map_err(|_| Error::ClockBeforeEpoch)
+    }
+
+    /// Seconds since 1970.
+    #[must_use]
+    pub const fn as_secs(self) -> u64 {
+        self.0
+    }
+
+    /// The decimal digits, written into `buf`.
+    fn digits(self, buf: &mut [u8; 20]) -> &[u8] {
+        let mut n = self.0;
+        let mut at = buf.len();
+        loop {
+            at -= 1;
+            #[allow(clippy::cast_possible_truncation)] // n % 10 < 10
+            let digit = (n % 10) as u8;
+            buf[at] = b'0' + digit;
+            n /= 10;
+            if n == 0 {
+                return &buf[at..];
+            }
+        }
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for Timestamp {
+    type Err = Error;
+
+    /// Parses decimal seconds: digits only, no sign, no leading zeros (so that the text sent is
+    /// the text given).
+    fn from_str(text: &str) -> Result<Self, Error> {
+        let canonical = !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && (text == "0" || !text.starts_with('0'));
+        canonical
+            .then(|| text.parse().ok())
+            .flatten()
+            .map(Timestamp)
+            .ok_or_else(|| Error::InvalidTimestamp {
+                text: text.to_owned(),
+            })
+    }
+}
+
+/// Whether `oauth_version="1.0"` is sent; the RFC makes it optional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Version {
+    /// Send `oauth_version="1.0"` (the default, as most servers expect).
+    #[default]
+    Send,
+    /// Leave `oauth_version` out.
+    Omit,
+}
+
+/// Whether `oauth_body_hash` (the OAuth Request Body Hash extension) is sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BodyHash {
+    /// No body hash (the default).
+    #[default]
+    Omit,
+    /// Send the hash of the body (of the empty body when there is none). Form bodies are
+    /// refused: their parameters are signed instead.
+    Send,
+}
+
+/// The HTTP request to sign: method, URL (query included), and body; plus the protocol
+/// parameters that belong to one step of the three-legged flow (`oauth_callback`,
+/// `oauth_verifier`).
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    method: &'a str,
+    url: Cow<'a, Url>,
+    content_type: &'a str,
+    body: &'a [u8],
+    callback: Option<&'a str>,
+    verifier: Option<&'a str>,
+}
+
+impl<'a> Request<'a> {
+    /// A request for an absolute `http` or `https` URL as sent on the wire (query included,
+    /// already percent-encoded).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UnsupportedScheme`].
+    pub fn new(method: &'a str, url: &str) -> Result<Self, Error> {
+        let url = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
+        Request::with_url(method, Cow::Owned(url))
+    }
+
+    /// A request for an already parsed URL, which it borrows.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidMethod`], [`Error::UnsupportedScheme`].
+    pub fn from_url(method: &'a str, url: &'a Url) -> Result<Self, Error> {
+        Request::with_url(method, Cow::Borrowed(url))
+    }
+
+    fn with_url(method: &'a str, url: Cow<'a, Url>) -> Result<Self, Error> {
+        check_method(method)?;
+        base_string::check_scheme(&url)?;
+        Ok(Request {
+            method,
+            url,
+            content_type: "",
+            body: &[],
+            callback: None,
+            verifier: None,
+        })
+    }
+
+    /// The body and its Content-Type (empty when the request has none). Its parameters are
+    /// signed only when the type is `application/x-www-form-urlencoded` (any letter case,
+    /// parameters such as `; charset=utf-8` allowed).
+    #[must_use]
+    pub fn with_body(mut self, content_type: &'a str, body: &'a [u8]) -> Self {
+        self.content_type = content_type;
+        self.body = body;
+        self
+    }
+
+    /// A form body, with Content-Type `application/x-www-form-urlencoded`.
+    #[must_use]
+    pub fn with_form_body(self, body: &'a [u8]) -> Self {
+        self.with_body(FORM, body)
+    }
+
+    /// `oauth_callback` (§2.1, temporary credentials request); `oob` for out of band.
+    #[must_use]
+    pub fn with_callback(mut self, callback: &'a str) -> Self {
+        self.callback = Some(callback);
+        self
+    }
+
+    /// `oauth_verifier` (§2.3, token request).
+    #[must_use]
+    pub fn with_verifier(mut self, verifier: &'a str) -> Self {
+        self.verifier = Some(verifier);
+        self
+    }
+
+    /// The method as given (the base string uppercases it).
+    #[must_use]
+    pub fn method(&self) -> &str {
+        self.method
+    }
+
+    /// The URL.
+    #[must_use]
+    pub fn url(&self) -> &Url {
+        &self.url
+    }
+
+    /// The body.
+    #[must_use]
+    pub fn body(&self) -> &[u8] {
+        self.body
+    }
+
+    /// The Content-Type, empty when there is none.
+    #[must_use]
+    pub fn content_type(&self) -> &str {
+        self.content_type
+    }
+
+    /// Whether the body is a form whose parameters are signed.
+    #[must_use]
+    pub fn has_form_body(&self) -> bool {
+        is_form(self.content_type)
+    }
+}
+
+const FORM: &str = "application/x-www-form-urlencoded";
+
+/// Whether a Content-Type is `application/x-www-form-urlencoded`.
+fn is_form(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case(FORM)
+}
+
+/// A method is an RFC 9110 token.
+fn check_method(method: &str) -> Result<(), Error> {
+    let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if method.is_empty() || !method.bytes().all(tchar) {
+        return Err(Error::InvalidMethod {
+            method: method.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Signs requests with one set of credentials and options.
+///
+/// Built once and reused: the signing key (§3.4.2) is computed when the credentials are set.
+#[derive(Clone, Debug)]
+pub struct Signer {
+    consumer: Consumer,
+    token: Option<Token>,
+    key: SigningKey,
+    method: SignatureMethod,
+    private_key: Option<PrivateKey>,
+    realm: Option<Realm>,
+    version: Version,
+    body_hash: BodyHash,
+}
+
+impl Signer {
+    /// A signer with client credentials only, HMAC-SHA1, `oauth_version="1.0"`, no realm and
+    /// no body hash.
+    #[must_use]
+    pub fn new(consumer: Consumer) -> Self {
+        let key = SigningKey::new(consumer.secret(), &Secret::default());
+        Signer {
+            consumer,
+            token: None,
+            key,
+            method: SignatureMethod::default(),
+            private_key: None,
+            realm: None,
+            version: Version::default(),
+            body_hash: BodyHash::default(),
+        }
+    }
+
+    /// Adds token (or temporary) credentials: `oauth_token` is sent and the token secret
+    /// joins the signing key.
+    #[must_use]
+    pub fn with_token(mut self, token: Token) -> Self {
+        self.key = SigningKey::new(self.consumer.secret(), token.secret());
+        self.token = Some(token);
+        self
+    }
+
+    /// The signature method.
+    #[must_use]
+    pub fn with_method(mut self, method: SignatureMethod) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// The RSA private key for `RSA-SHA1` and `RSA-SHA256`.
+    #[cfg(feature = "rsa")]
+    #[must_use]
+    pub fn with_private_key(mut self, key: PrivateKey) -> Self {
+        self.private_key = Some(key);
+        self
+    }
+
+    /// The realm of the Authorization header.
+    #[must_use]
+    pub fn with_realm(mut self, realm: Realm) -> Self {
+        self.realm = Some(realm);
+        self
+    }
+
+    /// Whether `oauth_version` is sent.
+    #[must_use]
+    pub fn with_version(mut self, version: Version) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// Whether `oauth_body_hash` is sent.
+    #[must_use]
+    pub fn with_body_hash(mut self, body_hash: BodyHash) -> Self {
+        self.body_hash = body_hash;
+        self
+    }
+
+    /// The client credentials.
+    #[must_use]
+    pub fn consumer(&self) -> &Consumer {
+        &self.consumer
+    }
+
+    /// The token credentials, if any.
+    #[must_use]
+    pub fn token(&self) -> Option<&Token> {
+        self.token.as_ref()
+    }
+
+    /// The signature method.
+    #[must_use]
+    pub fn method(&self) -> SignatureMethod {
+        self.method
+    }
+
+    /// The signing key of the HMAC and PLAINTEXT methods.
+    #[must_use]
+    pub fn key(&self) -> &SigningKey {
+        &self.key
+    }
+
+    /// Signs `request` with a fresh nonce and the system clock's time.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`].
+    pub fn sign_now(&self, request: &Request<'_>) -> Result<Signed, Error> {
+        self.sign(request, &Nonce::generate()?, Timestamp::now()?)
+    }
+
+    /// Signs `request` with the given nonce and timestamp: the same inputs always give the
+    /// same base string and, for every method but RSA with a new key, the same signature.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPercentEncoding`] in the query or form body,
+    /// [`Error::ProtocolParameterInRequest`], [`Error::BodyHashOnFormBody`],
+    /// [`Error::MissingPrivateKey`], [`Error::Signing`].
+    pub fn sign(
+        &self,
+        request: &Request<'_>,
+        nonce: &Nonce,
+        timestamp: Timestamp,
+    ) -> Result<Signed, Error> {
+        let url = request.url();
+        let query = url.query().unwrap_or("").as_bytes();
+        let form = request.has_form_body().then_some(request.body);
+
+        let body_hash = match (self.body_hash, form) {
+            (BodyHash::Omit, _) => None,
+            (BodyHash::Send, Some(_)) => return Err(Error::BodyHashOnFormBody),
+            (BodyHash::Send, None) => Some(sign::body_hash(self.method, request.body)),
+        };
+
+        let mut timestamp_buf = [0u8; 20];
+        let protocol: [(&str, Option<&[u8]>); 9] = [
+            ("oauth_body_hash", body_hash.as_deref().map(str::as_bytes)),
+            ("oauth_callback", request.callback.map(str::as_bytes)),
+            ("oauth_consumer_key", Some(self.consumer.key.as_bytes())),
+            ("oauth_nonce", Some(nonce.as_str().as_bytes())),
+            (
+                "oauth_signature_method",
+                Some(self.method.as_str().as_bytes()),
+            ),
+            (
+                "oauth_timestamp",
+                Some(timestamp.digits(&mut timestamp_buf)),
+            ),
+            ("oauth_token", self.token.as_ref().map(|t| t.key.as_bytes())),
+            ("oauth_verifier", request.verifier.map(str::as_bytes)),
+            (
+                "oauth_version",
+                (self.version == Version::Send).then_some(&b"1.0"[..]),
+            ),
+        ];
+
+        let form_bytes = form.unwrap_or_default();
+        let count = count_pairs(query) + count_pairs(form_bytes) + protocol.len();
+        let mut params = Parameters::with_capacity(count, query.len() + form_bytes.len() + 256);
+        params
+            .extend_urlencoded(Source::Query, query)
+            .map_err(|source| Error::InvalidPercentEncoding {
+                location: Location::Query,
+                source,
+            })?;
+        if let Some(body) = form {
+            params
+                .extend_urlencoded(Source::Body, body)
+                .map_err(|source| Error::InvalidPercentEncoding {
+                    location: Location::Body,
+                    source,
+                })?;
+        }
+        check_no_protocol_parameters(&params, &protocol)?;
+        for (name, value) in protocol {
+            if let Some(value) = value {
+                params.push(Source::Protocol, name.as_bytes(), value);
+            }
+        }
+
+        let params = params.normalize();
+        let base_uri = BaseUri::new(url)?;
+        let base_string = BaseString::new(request.method, &base_uri, &params);
+        let signature = sign::sign(
+            self.method,
+            &self.key,
+            self.private_key.as_ref(),
+            base_string.as_bytes(),
+        )?;
+        Ok(Signed {
+            params,
+            base_string,
+            signature,
+            realm: self.realm.clone(),
+        })
+    }
+}
+
+/// An upper bound of the number of `&`-separated pairs in a query or form body.
+fn count_pairs(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| b == b'&').count() + usize::from(!text.is_empty())
+}
+
+/// Refuses query and body parameters named like a protocol parameter this request sends, and
+/// `oauth_signature`, which a server would leave out of the base string.
+fn check_no_protocol_parameters(
+    params: &Parameters,
+    protocol: &[(&str, Option<&[u8]>)],
+) -> Result<(), Error> {
+    for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
+        let sent = protocol
+            .iter()
+            .any(|(name, value)| value.is_some() && name.as_bytes() == p.name);
+        if sent || p.name == b"oauth_signature" {
+            return Err(Error::ProtocolParameterInRequest {
+                location: if p.source == Source::Body {
+                    Location::Body
+                } else {
+                    Location::Query
+                },
+                name: String::from_utf8_lossy(p.name).into_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A signed request: every stage of the signature, and the ways to send it.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    params: Normalized,
+    base_string: BaseString,
+    signature: Signature,
+    realm: Option<Realm>,
+}
+
+impl Signed {
+    /// All the signed parameters (query, form body and protocol), each with its source, in
+    /// normalized order.
+    #[must_use]
+    pub fn parameters(&self) -> &Normalized {
+        &self.params
+    }
+
+    /// The signature base string (§3.4.1.1).
+    #[must_use]
+    pub fn base_string(&self) -> &BaseString {
+        &self.base_string
+    }
+
+    /// The signature (§3.4.2–§3.4.4), before percent-encoding.
+    #[must_use]
+    pub fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// The protocol parameters to send, `oauth_signature` last, as decoded name and value.
+    pub fn protocol_parameters(&self) -> impl Iterator<Item = (&[u8], &[u8])> + Clone + '_ {
+        self.params
+            .iter()
+            .filter(|p| p.source == Source::Protocol)
+            .map(|p| (p.name, p.value))
+            .chain(std::iter::once((
+                &b"oauth_signature"[..],
+                self.signature.as_str().as_bytes(),
+            )))
+    }
+
+    /// The `Authorization` header value (§3.5.1): `OAuth realm="…", oauth_consumer_key="…", …`.
+    #[must_use]
+    pub fn authorization(&self) -> String {
+        header::build(self.realm.as_ref(), self.protocol_parameters())
+    }
+
+    /// The protocol parameters as `name=value&…`, percent-encoded, to send in the query
+    /// (§3.5.3, appended to the URL's query with `&`, or after `?` when it has none) or in a
+    /// form body (§3.5.2, appended with `&`). The base string is the same for every transport.
+    #[must_use]
+    pub fn to_urlencoded(&self) -> String {
+        let mut out = String::new();
+        for (i, (name, value)) in self.protocol_parameters().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            crate::encode::encode(name).append_to(&mut out);
+            out.push('=');
+            crate::encode::encode(value).append_to(&mut out);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_parse_strictly_and_print_back() {
+        for good in ["0", "1", "137131200", "18446744073709551615"] {
+            let t: Timestamp = good.parse().unwrap();
+            assert_eq!(t.to_string(), good);
+            let mut buf = [0u8; 20];
+            assert_eq!(t.digits(&mut buf), good.as_bytes());
+        }
+        for bad in [
+            "",
+            "01",
+            "-1",
+            "+1",
+            "1.5",
+            " 1",
+            "18446744073709551616",
+            "１",
+        ] {
+            let err = bad.parse::<Timestamp>().unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("invalid timestamp \"{bad}\"")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn generated_nonces_are_32_alphanumerics_and_differ() {
+        let a = Nonce::generate().unwrap();
+        let b = Nonce::generate().unwrap();
+        assert_eq!(a.as_str().len(), 32);
+        assert!(a.as_str().bytes().all(|c| c.is_ascii_alphanumeric()));
+        assert_ne!(a, b);
+        assert_eq!(
+            Nonce::new("").unwrap_err().to_string(),
+            "the nonce is empty"
+        );
+    }
+
+    #[test]
+    fn form_content_types() {
+        for form in [
+            "application/x-www-form-urlencoded",
+            "Application/X-WWW-Form-URLEncoded",
+            "application/x-www-form-urlencoded; charset=utf-8",
+            " application/x-www-form-urlencoded ;charset=UTF-8",
+        ] {
+            assert!(is_form(form), "{form}");
+        }
+        for other in [
+            "",
+            "application/json",
+            "multipart/form-data",
+            "application/x-www-form-urlencodedx",
+            "text/plain; application/x-www-form-urlencoded",
+        ] {
+            assert!(!is_form(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn methods_are_tokens() {
+        for good in ["GET", "post", "M-SEARCH", "PROPFIND"] {
+            assert!(check_method(good).is_ok());
+        }
+        for bad in ["", "GE T", "GET\r\n", "GÉT", "a/b"] {
+            assert!(check_method(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug() {
+        let signer = Signer::new(Consumer::new("ck", "consumer-secret-1"))
+            .with_token(Token::new("tk", "token-secret-2"))
+            .with_method(SignatureMethod::Plaintext);
+        let request = Request::new("GET", "https://example.com/").unwrap();
+        let signed = signer
+            .sign(&request, &Nonce::new("n").unwrap(), Timestamp::new(1))
+            .unwrap();
+        for text in [format!("{signer:?}"), format!("{signed:?}")] {
+            assert!(!text.contains("consumer-secret-1"), "{text}");
+            assert!(!text.contains("token-secret-2"), "{text}");
+        }
+    }
+}

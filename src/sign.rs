@@ -1,0 +1,402 @@
+//! Signature methods (RFC 5849 §3.4.2–§3.4.4), the signing key (§3.4.2), and the body hash of
+//! the OAuth Request Body Hash extension.
+//!
+//! ```
+//! use oauth1_signer::sign::{sign, SigningKey};
+//! use oauth1_signer::{Secret, SignatureMethod};
+//!
+//! let key = SigningKey::new(&Secret::from("kd94hf93k423kf44"), &Secret::from("pfkkdhi9sl3r4s00"));
+//! let base = "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26\
+//!     oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26\
+//!     oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26\
+//!     oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal";
+//! let signature = sign(SignatureMethod::HmacSha1, &key, None, base.as_bytes())?;
+//! assert_eq!(signature.as_str(), "tR3+Ty81lMeYAr/Fid0kMTYa/WM=");
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha1::Sha1;
+use sha2::{Digest, Sha256, Sha512};
+use zeroize::Zeroizing;
+
+use crate::encode;
+use crate::{Error, Secret};
+
+/// A signature method (§3.4), named as in `oauth_signature_method`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SignatureMethod {
+    /// `HMAC-SHA1` (§3.4.2), the default.
+    #[default]
+    HmacSha1,
+    /// `HMAC-SHA256`.
+    HmacSha256,
+    /// `HMAC-SHA512`.
+    HmacSha512,
+    /// `PLAINTEXT` (§3.4.4): the signing key itself; only safe over TLS.
+    Plaintext,
+    /// `RSA-SHA1` (§3.4.3), PKCS#1 v1.5; needs the `rsa` feature and a [`PrivateKey`].
+    RsaSha1,
+    /// `RSA-SHA256`, PKCS#1 v1.5; needs the `rsa` feature and a [`PrivateKey`].
+    RsaSha256,
+}
+
+impl SignatureMethod {
+    /// Every method, in the order of the RFC and then of their digests.
+    pub const ALL: [SignatureMethod; 6] = [
+        SignatureMethod::HmacSha1,
+        SignatureMethod::HmacSha256,
+        SignatureMethod::HmacSha512,
+        SignatureMethod::Plaintext,
+        SignatureMethod::RsaSha1,
+        SignatureMethod::RsaSha256,
+    ];
+
+    /// The name, as in `oauth_signature_method`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SignatureMethod::HmacSha1 => "HMAC-SHA1",
+            SignatureMethod::HmacSha256 => "HMAC-SHA256",
+            SignatureMethod::HmacSha512 => "HMAC-SHA512",
+            SignatureMethod::Plaintext => "PLAINTEXT",
+            SignatureMethod::RsaSha1 => "RSA-SHA1",
+            SignatureMethod::RsaSha256 => "RSA-SHA256",
+        }
+    }
+
+    /// Whether the method signs with an RSA private key rather than the shared secrets.
+    #[must_use]
+    pub const fn is_rsa(self) -> bool {
+        matches!(self, SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256)
+    }
+}
+
+impl fmt::Display for SignatureMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for SignatureMethod {
+    type Err = Error;
+
+    /// Parses a method name exactly as it is written in `oauth_signature_method`.
+    fn from_str(name: &str) -> Result<Self, Error> {
+        SignatureMethod::ALL
+            .into_iter()
+            .find(|m| m.as_str() == name)
+            .ok_or_else(|| Error::UnknownSignatureMethod {
+                name: name.to_owned(),
+            })
+    }
+}
+
+/// The key of the HMAC and PLAINTEXT methods (§3.4.2): the encoded consumer secret, `&`, and
+/// the encoded token secret (empty when there is none). Redacted in `Debug`, zeroized on drop.
+#[derive(Clone)]
+pub struct SigningKey(Secret);
+
+impl SigningKey {
+    /// `enc(consumer_secret) & enc(token_secret)`. An absent token secret is an empty one.
+    #[must_use]
+    pub fn new(consumer_secret: &Secret, token_secret: &Secret) -> Self {
+        let (cs, ts) = (consumer_secret.expose(), token_secret.expose());
+        let mut key = Zeroizing::new(Vec::with_capacity(
+            encode::encoded_len(cs) + 1 + encode::encoded_len(ts),
+        ));
+        encode::encode_to_vec(cs, &mut key);
+        key.push(b'&');
+        encode::encode_to_vec(ts, &mut key);
+        SigningKey(Secret::from(std::mem::take(&mut *key)))
+    }
+
+    /// The key's bytes. Handle them with the same care as the secrets.
+    #[must_use]
+    pub fn expose(&self) -> &[u8] {
+        self.0.expose()
+    }
+}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SigningKey(..)")
+    }
+}
+
+/// An RSA private key for `RSA-SHA1` and `RSA-SHA256`, read from PEM. Redacted in `Debug`;
+/// the key zeroizes itself on drop. Only the `rsa` feature can make one.
+#[derive(Clone)]
+pub struct PrivateKey {
+    #[cfg(feature = "rsa")]
+    inner: rsa::RsaPrivateKey,
+    #[cfg(not(feature = "rsa"))]
+    never: std::convert::Infallible,
+}
+
+impl fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PrivateKey(..)")
+    }
+}
+
+#[cfg(feature = "rsa")]
+impl PrivateKey {
+    /// Reads a PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`) or PKCS#8
+    /// (`-----BEGIN PRIVATE KEY-----`) PEM private key.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPrivateKey`], saying what is wrong without quoting the key.
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        use rsa::pkcs1::DecodeRsaPrivateKey;
+        use rsa::pkcs8::DecodePrivateKey;
+
+        let invalid = |reason: String| Error::InvalidPrivateKey { reason };
+        let inner = if pem.contains("-----BEGIN RSA PRIVATE KEY-----") {
+            rsa::RsaPrivateKey::from_pkcs1_pem(pem)
+                .map_err(|e| invalid(format!("the PKCS#1 PEM could not be read ({e})")))?
+        } else if pem.contains("-----BEGIN PRIVATE KEY-----") {
+            rsa::RsaPrivateKey::from_pkcs8_pem(pem)
+                .map_err(|e| invalid(format!("the PKCS#8 PEM could not be read ({e})")))?
+        } else if pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") {
+            return Err(invalid(
+                "the key is encrypted: decrypt it first (openssl pkcs8 -in key.pem -out plain.pem)"
+                    .to_owned(),
+            ));
+        } else {
+            return Err(invalid(
+                "expected a PEM block \"-----BEGIN RSA PRIVATE KEY-----\" (PKCS#1) or \"-----BEGIN PRIVATE KEY-----\" (PKCS#8)"
+                    .to_owned(),
+            ));
+        };
+        Ok(PrivateKey { inner })
+    }
+}
+
+/// An `oauth_signature` value before percent-encoding: base64 for the HMAC and RSA methods,
+/// the signing key itself for PLAINTEXT, whose `Debug` is therefore redacted.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Signature {
+    method: SignatureMethod,
+    value: Zeroizing<String>,
+}
+
+impl Signature {
+    /// The signature as sent in `oauth_signature` (before percent-encoding).
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.value
+    }
+
+    /// The method that made it.
+    #[must_use]
+    pub fn method(&self) -> SignatureMethod {
+        self.method
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.method == SignatureMethod::Plaintext {
+            f.write_str("Signature(PLAINTEXT, ..)")
+        } else {
+            write!(f, "Signature({}, {:?})", self.method, self.value.as_str())
+        }
+    }
+}
+
+/// Signs `base_string` with `method`: the HMAC methods and PLAINTEXT use `key`, the RSA methods
+/// `private_key`.
+///
+/// # Errors
+///
+/// [`Error::MissingPrivateKey`] for an RSA method without a private key (or without the `rsa`
+/// feature); [`Error::Signing`] if the RSA operation fails.
+pub fn sign(
+    method: SignatureMethod,
+    key: &SigningKey,
+    private_key: Option<&PrivateKey>,
+    base_string: &[u8],
+) -> Result<Signature, Error> {
+    let value = match method {
+        SignatureMethod::HmacSha1 => hmac::<Hmac<Sha1>>(key, base_string)?,
+        SignatureMethod::HmacSha256 => hmac::<Hmac<Sha256>>(key, base_string)?,
+        SignatureMethod::HmacSha512 => hmac::<Hmac<Sha512>>(key, base_string)?,
+        // §3.4.4: the key, which is ASCII (percent-encoded secrets and `&`).
+        SignatureMethod::Plaintext => String::from_utf8_lossy(key.expose()).into_owned(),
+        SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
+            let private_key = private_key.ok_or(Error::MissingPrivateKey { method })?;
+            rsa_sign(method, private_key, base_string)?
+        }
+    };
+    Ok(Signature {
+        method,
+        value: Zeroizing::new(value),
+    })
+}
+
+fn hmac<M: Mac + hmac::digest::KeyInit>(key: &SigningKey, data: &[u8]) -> Result<String, Error> {
+    let mut mac =
+        <M as hmac::digest::KeyInit>::new_from_slice(key.expose()).map_err(|_| Error::Signing {
+            reason: "HMAC refused the key".to_owned(),
+        })?;
+    mac.update(data);
+    Ok(BASE64.encode(mac.finalize().into_bytes()))
+}
+
+#[cfg(feature = "rsa")]
+fn rsa_sign(
+    method: SignatureMethod,
+    key: &PrivateKey,
+    base_string: &[u8],
+) -> Result<String, Error> {
+    use rsa::Pkcs1v15Sign;
+
+    let (padding, digest) = if method == SignatureMethod::RsaSha256 {
+        (
+            Pkcs1v15Sign::new::<Sha256>(),
+            Sha256::digest(base_string).to_vec(),
+        )
+    } else {
+        (
+            Pkcs1v15Sign::new::<Sha1>(),
+            Sha1::digest(base_string).to_vec(),
+        )
+    };
+    // The random generator blinds the private-key operation; PKCS#1 v1.5 signatures are
+    // deterministic all the same.
+    let signature = key
+        .inner
+        .sign_with_rng(&mut rsa::rand_core::OsRng, padding, &digest)
+        .map_err(|e| Error::Signing {
+            reason: format!("the RSA operation failed ({e})"),
+        })?;
+    Ok(BASE64.encode(signature))
+}
+
+#[cfg(not(feature = "rsa"))]
+fn rsa_sign(_: SignatureMethod, key: &PrivateKey, _: &[u8]) -> Result<String, Error> {
+    match key.never {}
+}
+
+/// The `oauth_body_hash` value of the OAuth Request Body Hash extension: base64 of the body's
+/// digest, SHA-256 for the `*-SHA256` methods, SHA-512 for `HMAC-SHA512`, SHA-1 otherwise.
+///
+/// ```
+/// use oauth1_signer::sign::body_hash;
+/// use oauth1_signer::SignatureMethod;
+///
+/// assert_eq!(body_hash(SignatureMethod::HmacSha1, b""), "2jmj7l5rSw0yVb/vlWAYkK/YBwk=");
+/// ```
+#[must_use]
+pub fn body_hash(method: SignatureMethod, body: &[u8]) -> String {
+    match method {
+        SignatureMethod::HmacSha256 | SignatureMethod::RsaSha256 => {
+            BASE64.encode(Sha256::digest(body))
+        }
+        SignatureMethod::HmacSha512 => BASE64.encode(Sha512::digest(body)),
+        _ => BASE64.encode(Sha1::digest(body)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn method_names_round_trip_and_unknown_names_are_errors() {
+        for method in SignatureMethod::ALL {
+            assert_eq!(method.as_str().parse::<SignatureMethod>().unwrap(), method);
+        }
+        for bad in ["hmac-sha1", "HMAC-MD5", "", "RSA-SHA512"] {
+            let err = bad.parse::<SignatureMethod>().unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("unknown signature method \"{bad}\": expected HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256")
+            );
+        }
+    }
+
+    #[test]
+    fn signing_key_encodes_both_secrets() {
+        let key = SigningKey::new(&Secret::from("a b&c"), &Secret::from("~é"));
+        assert_eq!(key.expose(), b"a%20b%26c&~%C3%A9");
+        let key = SigningKey::new(&Secret::from(""), &Secret::default());
+        assert_eq!(key.expose(), b"&");
+        assert_eq!(format!("{key:?}"), "SigningKey(..)");
+    }
+
+    // Expected values from Python's hmac module with the key b"Jefe&" (consumer secret "Jefe",
+    // no token secret).
+    #[test]
+    fn hmac_variants_match_python_hmac() {
+        let key = SigningKey::new(&Secret::from("Jefe"), &Secret::default());
+        let data = b"what do ya want for nothing?";
+        let expect = [
+            (SignatureMethod::HmacSha1, "/k0g9aDVnhS67tsWyuxJqU4jDC0="),
+            (
+                SignatureMethod::HmacSha256,
+                "G6gg/yGmYvQWkZm1QqmpNvIOkZBpTOxFHAozgOPNVJU=",
+            ),
+            (
+                SignatureMethod::HmacSha512,
+                "LrtSOwcHyCz6vzcKh86WgYtQ0rxQCRn0JPVMMNRUDyWNsAyXoheCVAt5ocUTj3JV4bGIO8DWhC1Mt9mqNkZf1A==",
+            ),
+        ];
+        for (method, want) in expect {
+            assert_eq!(
+                sign(method, &key, None, data).unwrap().as_str(),
+                want,
+                "{method}"
+            );
+        }
+    }
+
+    #[test]
+    fn plaintext_is_the_key_and_is_redacted() {
+        let key = SigningKey::new(&Secret::from("kd94hf93k423kf44"), &Secret::default());
+        let signature = sign(SignatureMethod::Plaintext, &key, None, b"ignored").unwrap();
+        assert_eq!(signature.as_str(), "kd94hf93k423kf44&");
+        assert_eq!(format!("{signature:?}"), "Signature(PLAINTEXT, ..)");
+    }
+
+    #[test]
+    fn rsa_without_a_key_is_an_error() {
+        let key = SigningKey::new(&Secret::from("x"), &Secret::default());
+        let err = sign(SignatureMethod::RsaSha256, &key, None, b"x").unwrap_err();
+        assert!(matches!(
+            err,
+            Error::MissingPrivateKey {
+                method: SignatureMethod::RsaSha256
+            }
+        ));
+    }
+
+    #[test]
+    fn body_hashes_use_the_methods_digest() {
+        // Digests of the empty body and of "Hello World!" from Python's hashlib.
+        assert_eq!(
+            body_hash(SignatureMethod::Plaintext, b"Hello World!"),
+            "Lve95gjOVATpfV8EL5X4nxwjKHE="
+        );
+        assert_eq!(
+            body_hash(SignatureMethod::HmacSha256, b""),
+            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
+        assert_eq!(
+            body_hash(SignatureMethod::RsaSha256, b""),
+            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
+        assert_eq!(
+            body_hash(SignatureMethod::HmacSha512, b""),
+            "z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="
+        );
+    }
+}
