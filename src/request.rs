@@ -245,6 +245,21 @@ pub enum Version {
     Omit,
 }
 
+impl FromStr for Version {
+    type Err = Error;
+
+    /// `"1.0"`, the only version, is [`Version::Send`]; anything else is an error.
+    fn from_str(version: &str) -> Result<Self, Error> {
+        if version == "1.0" {
+            Ok(Version::Send)
+        } else {
+            Err(Error::UnsupportedVersion {
+                version: version.to_owned(),
+            })
+        }
+    }
+}
+
 /// Whether `oauth_body_hash` (the OAuth Request Body Hash extension) is sent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
