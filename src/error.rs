@@ -37,6 +37,9 @@ pub enum Error {
         /// What the URL parser found.
         source: url::ParseError,
     },
+    /// The URL does not start with `http://` or `https://` followed by a host.
+    #[non_exhaustive]
+    UrlWithoutHost,
     /// The URL's scheme is neither `http` nor `https`.
     #[non_exhaustive]
     UnsupportedScheme {
@@ -125,6 +128,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::InvalidUrl { source } => write!(f, "invalid URL: {source}"),
+            Error::UrlWithoutHost => f.write_str(
+                "invalid URL: no host after the scheme: write it as http://host/path or https://host/path",
+            ),
             Error::UnsupportedScheme { scheme } => write!(
                 f,
                 "unsupported URL scheme \"{}\": only http and https requests can be signed",

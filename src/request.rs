@@ -293,8 +293,10 @@ impl<'a> Request<'a> {
     ///
     /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UnsupportedScheme`].
     pub fn new(method: &'a str, url: &str) -> Result<Self, Error> {
-        let url = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
-        Request::with_url(method, Cow::Owned(url))
+        let parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
+        let request = Request::with_url(method, Cow::Owned(parsed))?;
+        check_authority(url)?;
+        Ok(request)
     }
 
     /// A request for an already parsed URL, which it borrows.
@@ -377,6 +379,23 @@ impl<'a> Request<'a> {
     #[must_use]
     pub fn has_form_body(&self) -> bool {
         is_form(self.content_type)
+    }
+}
+
+/// Requires `scheme://` and a host in the text itself: the URL parser would otherwise take
+/// `http:example.com` or `https:///path` as naming a host.
+fn check_authority(url: &str) -> Result<(), Error> {
+    let after_scheme = url
+        .trim_start_matches(|c: char| c <= ' ')
+        .split_once(':')
+        .map_or("", |(_, rest)| rest);
+    match after_scheme.strip_prefix("//") {
+        Some(authority)
+            if !authority.is_empty() && !authority.starts_with(['/', '\\', '?', '#']) =>
+        {
+            Ok(())
+        }
+        _ => Err(Error::UrlWithoutHost),
     }
 }
 

@@ -127,7 +127,7 @@ fn check(case: &Case) -> Option<String> {
 fn every_fixture_case_signs_as_expected() {
     let files = case_files();
     assert!(
-        !files.is_empty(),
+        files.len() >= 2,
         "expected the published and edge-case files in fixtures/"
     );
     let mut failures = Vec::new();
