@@ -1,0 +1,268 @@
+//! The `oauth1` command line: `sign --jsonl` over every fixture case, the human `sign`, and
+//! `encode`.
+#![cfg(feature = "cli")]
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use common::{case_files, header_parts, read_cases};
+use serde_json::Value;
+
+fn oauth1(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args(args)
+        .env_remove("OAUTH1_CONSUMER_SECRET")
+        .env_remove("OAUTH1_TOKEN_SECRET")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the oauth1 binary runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+#[test]
+fn sign_jsonl_answers_every_fixture_case_in_order_and_survives_bad_lines() {
+    let bad_lines = [
+        (
+            "{not json",
+            None,
+            "invalid JSON: key must be a string at line 1 column 2",
+        ),
+        (
+            r#"{"name":"missing-nonce","method":"GET","url":"https://example.com/","consumer_key":"k","consumer_secret":"s","timestamp":"1"}"#,
+            Some("missing-nonce"),
+            "invalid case: missing field `nonce`",
+        ),
+        (
+            r#"{"name":"typo","method":"GET","url":"https://example.com/","consumer_key":"k","consumer_secret":"s","nonce":"n","timestamp":"1","tokn":"t"}"#,
+            Some("typo"),
+            "invalid case: unknown field `tokn`",
+        ),
+    ];
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for file in case_files() {
+        let raw: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        for (value, case) in raw.iter().zip(read_cases(&file)) {
+            input.push_str(&value.to_string());
+            input.push('\n');
+            expected.push(Err(case));
+        }
+        // A bad line after each file: the stream goes on.
+        let (line, name, message) = bad_lines[expected.len() % bad_lines.len()];
+        input.push_str(line);
+        input.push_str("\n\n");
+        expected.push(Ok((name, message)));
+    }
+    for (line, name, message) in bad_lines {
+        input.push_str(line);
+        input.push('\n');
+        expected.push(Ok((name, message)));
+    }
+
+    let output = oauth1(&["sign", "--jsonl"], input.as_bytes(), &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let lines: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each output line is JSON"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        expected.len(),
+        "one result line per input line"
+    );
+
+    let mut failures = Vec::new();
+    for (line, expected) in lines.iter().zip(&expected) {
+        match expected {
+            Ok((name, message)) => {
+                let got = (line["name"].as_str(), line["error"].as_str().unwrap_or(""));
+                if got.0 != *name || !got.1.starts_with(message) {
+                    failures.push(format!("bad line answered {line}"));
+                }
+            }
+            Err(case) => {
+                let e = &case.expected;
+                if line["name"] != case.name.as_str() {
+                    failures.push(format!(
+                        "out of order: {} answered as {}",
+                        case.name, line["name"]
+                    ));
+                    continue;
+                }
+                #[cfg(not(feature = "rsa"))]
+                if case.private_key_pem.is_some() {
+                    continue;
+                }
+                if e.error {
+                    let message = line["error"].as_str();
+                    if message.is_none()
+                        || (e.error_message.is_some() && message != e.error_message.as_deref())
+                    {
+                        failures.push(format!(
+                            "{}: expected the error {:?}, got {line}",
+                            case.name, e.error_message
+                        ));
+                    }
+                    continue;
+                }
+                let same = |field: &str, want: &Option<String>| {
+                    want.as_ref()
+                        .is_none_or(|w| line[field].as_str() == Some(w.as_str()))
+                };
+                let header_same = e.authorization.as_ref().is_none_or(|w| {
+                    let got = line["authorization"].as_str().unwrap_or("");
+                    header_parts(w).ok() == header_parts(got).ok()
+                });
+                if !same("base_string", &e.base_string)
+                    || !same("signature", &e.signature)
+                    || !header_same
+                {
+                    failures.push(format!("{}: got {line}", case.name));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+const X_URL: &str = "https://api.twitter.com/1.1/statuses/update.json?include_entities=true";
+const X_BODY: &str = "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21";
+const X_CONSUMER_SECRET: &str = "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw";
+const X_TOKEN_SECRET: &str = "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE";
+
+fn x_sign_args() -> Vec<&'static str> {
+    vec![
+        "sign",
+        "--method",
+        "POST",
+        "--url",
+        X_URL,
+        "--body",
+        X_BODY,
+        "--content-type",
+        "application/x-www-form-urlencoded",
+        "--consumer-key",
+        "xvz1evFS4wEEPTGEFPHBog",
+        "--token",
+        "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+        "--nonce",
+        "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
+        "--timestamp",
+        "1318622958",
+    ]
+}
+
+#[test]
+fn sign_prints_labelled_values_with_secrets_from_the_environment() {
+    let output = oauth1(
+        &x_sign_args(),
+        b"",
+        &[
+            ("OAUTH1_CONSUMER_SECRET", X_CONSUMER_SECRET),
+            ("OAUTH1_TOKEN_SECRET", X_TOKEN_SECRET),
+        ],
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("base string:   POST&https%3A%2F%2Fapi.twitter.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key"));
+    assert_eq!(lines[1], "signature:     hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
+    assert!(lines[2].starts_with("authorization: OAuth "));
+    assert!(lines[2].contains("oauth_signature=\"hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D\""));
+    assert!(!stdout.contains(X_CONSUMER_SECRET) && !stdout.contains(X_TOKEN_SECRET));
+}
+
+#[test]
+fn sign_flags_carry_secrets_too_and_errors_go_to_stderr() {
+    let mut args = x_sign_args();
+    args.extend([
+        "--consumer-secret",
+        X_CONSUMER_SECRET,
+        "--token-secret",
+        X_TOKEN_SECRET,
+    ]);
+    let output = oauth1(&args, b"", &[]);
+    assert!(text(&output.stdout).contains("signature:     hCtSmYh+iHYCEqBWrE7C7hYmtUk=\n"));
+
+    let output = oauth1(&x_sign_args(), b"", &[]);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).starts_with("error: no consumer secret: set OAUTH1_CONSUMER_SECRET")
+    );
+
+    let output = oauth1(
+        &[
+            "sign",
+            "--url",
+            "https://example.com/?a=%zz",
+            "--consumer-key",
+            "k",
+            "--consumer-secret",
+            "s3cr3t-value",
+        ],
+        b"",
+        &[],
+    );
+    assert!(!output.status.success());
+    let stderr = text(&output.stderr);
+    assert_eq!(
+        stderr,
+        "error: invalid percent-encoding in the query at byte 2 (\"%zz\"): '%' must be followed by two hex digits\n"
+    );
+}
+
+#[test]
+fn help_does_not_show_secrets_from_the_environment() {
+    let output = oauth1(
+        &["sign", "--help"],
+        b"",
+        &[("OAUTH1_CONSUMER_SECRET", "hunter2-secret")],
+    );
+    assert!(output.status.success());
+    let help = text(&output.stdout);
+    assert!(help.contains("OAUTH1_CONSUMER_SECRET"));
+    assert!(!help.contains("hunter2-secret"));
+}
+
+#[test]
+fn sign_draws_a_fresh_nonce_and_timestamp_when_not_given() {
+    let args = [
+        "sign",
+        "--url",
+        "https://example.com/",
+        "--consumer-key",
+        "k",
+        "--consumer-secret",
+        "s",
+    ];
+    let a = text(&oauth1(&args, b"", &[]).stdout);
+    let b = text(&oauth1(&args, b"", &[]).stdout);
+    assert!(a.contains("oauth_nonce%3D") && a != b, "{a}\n{b}");
+}
+
+#[test]
+fn encode_argument_and_raw_stdin() {
+    let output = oauth1(
+        &["encode", "Ladies + Gentlemen, a signed OAuth request!"],
+        b"",
+        &[],
+    );
+    assert_eq!(
+        text(&output.stdout),
+        "Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21\n"
+    );
+    let output = oauth1(&["encode", "-"], b"caf\xe9 \xe2\x98\x83~\n", &[]);
+    assert_eq!(text(&output.stdout), "caf%E9%20%E2%98%83~%0A\n");
+}
