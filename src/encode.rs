@@ -106,7 +106,6 @@ fn ascii(run: &[u8]) -> &str {
 /// header.push('"');
 /// assert_eq!(header, "oauth_callback=\"http%3A%2F%2Fprinter.example.com%2Fready\"");
 /// ```
-#[must_use]
 pub fn encode(bytes: &[u8]) -> Encode<'_> {
     Encode { rest: bytes }
 }
@@ -164,7 +163,7 @@ pub struct Encode<'a> {
     rest: &'a [u8],
 }
 
-impl<'a> Encode<'a> {
+impl Encode<'_> {
     /// Appends the encoded text to `out`.
     pub fn append_to(self, out: &mut String) {
         out.reserve(encoded_len(self.rest));

@@ -39,7 +39,7 @@ pub enum Source {
 
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             Source::Query => "query",
             Source::Body => "body",
             Source::Protocol => "oauth",
@@ -163,6 +163,7 @@ impl Parameters {
     }
 
     /// The parameters in the order they were collected.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
         self.entries.iter().map(|e| self.parameter(e))
     }
@@ -202,6 +203,7 @@ pub struct Normalized(Parameters);
 
 impl Normalized {
     /// The parameters in normalized order.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
         self.0.iter()
     }

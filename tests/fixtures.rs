@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{case_files, fixtures_dir, header_parts, read_cases, Case};
+use common::{case_files, fixtures_dir, header_parts, read_cases, Case, VersionField};
 use oauth1_signer::encode::{decode, encode};
 use oauth1_signer::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signer, Token, Version,
@@ -36,9 +36,9 @@ fn sign(case: &Case) -> Result<Outcome, Error> {
         signer = signer.with_realm(Realm::new(realm.as_str())?);
     }
     match &case.version {
-        None => {}
-        Some(None) => signer = signer.with_version(Version::Omit),
-        Some(Some(v)) => signer = signer.with_version(v.parse()?),
+        VersionField::Absent => {}
+        VersionField::Null => signer = signer.with_version(Version::Omit),
+        VersionField::Value(v) => signer = signer.with_version(v.parse()?),
     }
     if case.body_hash {
         signer = signer.with_body_hash(BodyHash::Send);
@@ -61,15 +61,15 @@ fn sign(case: &Case) -> Result<Outcome, Error> {
     if let Some(verifier) = &case.verifier {
         request = request.with_verifier(verifier);
     }
-    let signed = signer.sign(
+    let done = signer.sign(
         &request,
         &Nonce::new(case.nonce.as_str())?,
         case.timestamp.parse()?,
     )?;
     Ok(Outcome {
-        base_string: signed.base_string().to_string(),
-        signature: signed.signature().as_str().to_owned(),
-        authorization: signed.authorization(),
+        base_string: done.base_string().to_string(),
+        signature: done.signature().as_str().to_owned(),
+        authorization: done.authorization(),
     })
 }
 

@@ -8,6 +8,9 @@
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
+// clap prints these doc comments as the help text, where backticks would show.
+#![allow(clippy::doc_markdown)]
+
 use std::io::{self, BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,7 +36,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Sign a request: print its base string, signature and Authorization header.
-    Sign(SignArgs),
+    Sign(Box<SignArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -112,7 +115,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sign(args) if args.jsonl => sign_jsonl(),
-        Command::Sign(args) => sign_one(args),
+        Command::Sign(args) => sign_one(*args),
         Command::Encode { value } => encode(&value),
     };
     match result {
@@ -150,9 +153,8 @@ struct Case {
     private_key_pem: Option<String>,
     nonce: String,
     timestamp: String,
-    /// Absent: `None`; `null`: `Some(None)`.
-    #[serde(default, deserialize_with = "present")]
-    version: Option<Option<String>>,
+    #[serde(default)]
+    version: VersionField,
     #[serde(default)]
     callback: Option<String>,
     #[serde(default)]
@@ -168,8 +170,19 @@ struct Case {
     _expected: Option<serde::de::IgnoredAny>,
 }
 
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
+/// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
+#[derive(Default)]
+enum VersionField {
+    #[default]
+    Absent,
+    Null,
+    Value(String),
+}
+
+impl<'de> Deserialize<'de> for VersionField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Option::<String>::deserialize(d).map(|v| v.map_or(VersionField::Null, VersionField::Value))
+    }
 }
 
 #[derive(Serialize)]
@@ -199,9 +212,9 @@ fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
         signer = signer.with_realm(Realm::new(realm.as_str())?);
     }
     signer = match &case.version {
-        None => signer,
-        Some(None) => signer.with_version(Version::Omit),
-        Some(Some(version)) => signer.with_version(version.parse()?),
+        VersionField::Absent => signer,
+        VersionField::Null => signer.with_version(Version::Omit),
+        VersionField::Value(version) => signer.with_version(version.parse()?),
     };
     if case.body_hash {
         signer = signer.with_body_hash(BodyHash::Send);
@@ -217,15 +230,15 @@ fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
     if let Some(verifier) = &case.verifier {
         request = request.with_verifier(verifier);
     }
-    let signed = signer.sign(
+    let done = signer.sign(
         &request,
         &Nonce::new(case.nonce.as_str())?,
         case.timestamp.parse()?,
     )?;
     Ok(Outcome {
-        base_string: signed.base_string().to_string(),
-        signature: signed.signature().as_str().to_owned(),
-        authorization: signed.authorization(),
+        base_string: done.base_string().to_string(),
+        signature: done.signature().as_str().to_owned(),
+        authorization: done.authorization(),
     })
 }
 
@@ -261,23 +274,27 @@ fn answer(line: &str) -> String {
         Err(e) => return error_line(name, &format!("invalid case: {e}")),
     };
     let body = case.body.as_deref().unwrap_or("").as_bytes();
-    let line = match sign_case(&case, body) {
-        Ok(outcome) => ResultLine {
+    match sign_case(&case, body) {
+        Ok(outcome) => to_json(&ResultLine {
             name,
             outcome: Some(outcome),
             error: None,
-        },
-        Err(e) => ResultLine {
-            name,
-            outcome: None,
-            error: Some(e.to_string()),
-        },
-    };
-    serde_json::to_string(&line).unwrap_or_else(|e| error_line(name, &e.to_string()))
+        }),
+        Err(e) => error_line(name, &e.to_string()),
+    }
 }
 
 fn error_line(name: Option<&str>, message: &str) -> String {
-    serde_json::json!({ "name": name, "error": message }).to_string()
+    to_json(&ResultLine {
+        name,
+        outcome: None,
+        error: Some(message.to_owned()),
+    })
+}
+
+/// A result line as JSON; serializing strings into JSON cannot fail.
+fn to_json(line: &ResultLine<'_>) -> String {
+    serde_json::to_string(line).unwrap_or_default()
 }
 
 fn sign_jsonl() -> Result<(), String> {
@@ -344,7 +361,11 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
         private_key_pem,
         nonce,
         timestamp,
-        version: args.no_version.then_some(None),
+        version: if args.no_version {
+            VersionField::Null
+        } else {
+            VersionField::Absent
+        },
         callback: args.callback,
         verifier: args.verifier,
         realm: args.realm,

@@ -32,9 +32,8 @@ pub struct Case {
     pub private_key_pem: Option<String>,
     pub nonce: String,
     pub timestamp: String,
-    /// Absent: `None`; `null`: `Some(None)`.
-    #[serde(default, deserialize_with = "present")]
-    pub version: Option<Option<String>>,
+    #[serde(default)]
+    pub version: VersionField,
     #[serde(default)]
     pub callback: Option<String>,
     #[serde(default)]
@@ -46,8 +45,19 @@ pub struct Case {
     pub expected: Expected,
 }
 
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
+/// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
+#[derive(Debug, Default)]
+pub enum VersionField {
+    #[default]
+    Absent,
+    Null,
+    Value(String),
+}
+
+impl<'de> Deserialize<'de> for VersionField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Option::<String>::deserialize(d).map(|v| v.map_or(VersionField::Null, VersionField::Value))
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
