@@ -92,3 +92,8 @@ mod tests {
         assert_send_sync::<crate::base_string::BaseString>();
     }
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
