@@ -787,6 +787,104 @@ mod tests {
         }
     }
 
+    /// The X API sample ("Creating a signature"), whose published values the tests check.
+    fn x_sample(url: &Url) -> (Signer, Request<'_>) {
+        let signer = Signer::new(Consumer::new(
+            "xvz1evFS4wEEPTGEFPHBog",
+            "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+        ))
+        .with_token(Token::new(
+            "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+            "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+        ));
+        let request = Request::from_url("POST", url).unwrap().with_form_body(
+            b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+        );
+        (signer, request)
+    }
+
+    fn x_url() -> Url {
+        Url::parse("https://api.twitter.com/1.1/statuses/update.json?include_entities=true")
+            .unwrap()
+    }
+
+    fn x_nonce() -> Nonce {
+        Nonce::new("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg").unwrap()
+    }
+
+    #[test]
+    fn a_borrowed_url_signs_like_a_parsed_one() {
+        let url = x_url();
+        let (signer, request) = x_sample(&url);
+        let signed = signer
+            .sign(&request, &x_nonce(), Timestamp::new(1_318_622_958))
+            .unwrap();
+        assert_eq!(signed.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
+    }
+
+    #[test]
+    fn query_and_form_transport_carry_the_published_protocol_parameters() {
+        let url = x_url();
+        let (signer, request) = x_sample(&url);
+        let signed = signer
+            .sign(&request, &x_nonce(), Timestamp::new(1_318_622_958))
+            .unwrap();
+        let mut pairs: Vec<&str> = Vec::new();
+        let urlencoded = signed.to_urlencoded();
+        pairs.extend(urlencoded.split('&'));
+        pairs.sort_unstable();
+        // The published Authorization header's parameters, as name=value.
+        assert_eq!(
+            pairs,
+            [
+                "oauth_consumer_key=xvz1evFS4wEEPTGEFPHBog",
+                "oauth_nonce=kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
+                "oauth_signature=hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D",
+                "oauth_signature_method=HMAC-SHA1",
+                "oauth_timestamp=1318622958",
+                "oauth_token=370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+                "oauth_version=1.0",
+            ]
+        );
+        // Sent in the query, the parameters decode to what was signed: a server that collects
+        // them from there rebuilds the same base string.
+        let mut resent = url.clone();
+        resent.set_query(Some(&format!("include_entities=true&{urlencoded}")));
+        let mut params = Parameters::new();
+        params
+            .extend_urlencoded(Source::Query, resent.query().unwrap_or("").as_bytes())
+            .unwrap();
+        let sent: Vec<(&[u8], &[u8])> = params
+            .iter()
+            .filter(|p| p.name.starts_with(b"oauth_"))
+            .map(|p| (p.name, p.value))
+            .collect();
+        let signed_params: Vec<(&[u8], &[u8])> = signed.protocol_parameters().collect();
+        assert_eq!(sent, signed_params);
+    }
+
+    #[test]
+    fn sign_now_uses_a_fresh_nonce_and_the_clock() {
+        let url = x_url();
+        let (signer, request) = x_sample(&url);
+        let before = Timestamp::now().unwrap();
+        let a = signer.sign_now(&request).unwrap();
+        let b = signer.sign_now(&request).unwrap();
+        let value = |signed: &Signed, name: &[u8]| -> Vec<u8> {
+            signed
+                .protocol_parameters()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_vec())
+                .unwrap()
+        };
+        assert_ne!(value(&a, b"oauth_nonce"), value(&b, b"oauth_nonce"));
+        let timestamp: Timestamp = String::from_utf8(value(&a, b"oauth_timestamp"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(timestamp >= before && timestamp <= Timestamp::now().unwrap());
+    }
+
     #[test]
     fn secrets_stay_out_of_debug() {
         let signer = Signer::new(Consumer::new("ck", "consumer-secret-1"))
