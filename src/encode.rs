@@ -25,23 +25,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-/// Whether each byte is in the RFC 3986 §2.3 unreserved set: `A-Z a-z 0-9 - . _ ~`.
-/// The one definition of the set in this crate.
-const UNRESERVED: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        #[allow(clippy::cast_possible_truncation)] // b < 256
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~');
-        b += 1;
-    }
-    table
-};
+/// Uppercase hex digits.
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// `"%XX"` for every byte, uppercase hex, as one string of 768 bytes.
 const ESCAPES: &str = {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     const BYTES: [u8; 768] = {
         let mut out = [0u8; 768];
         let mut b = 0;
@@ -59,11 +47,41 @@ const ESCAPES: &str = {
     }
 };
 
-/// Whether `byte` is unreserved (RFC 3986 §2.3) and so stands for itself in encoded output.
+/// The unreserved set of RFC 3986 §2.3, `A-Z a-z 0-9 - . _ ~`: the one definition of it in
+/// this crate. Written as unsigned range tests combined without short-circuiting, so that a
+/// loop over a fixed-size chunk compiles to vector instructions; single bytes are answered by
+/// the tables derived from it.
+#[inline]
+#[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
+const fn in_unreserved_ranges(byte: u8) -> bool {
+    let letter = (byte | 0x20).wrapping_sub(b'a') < 26;
+    let digit = byte.wrapping_sub(b'0') < 10;
+    let dash_or_dot = byte.wrapping_sub(b'-') < 2;
+    letter | digit | dash_or_dot | (byte == b'_') | (byte == b'~')
+}
+
+/// Whether `byte` is unreserved (RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`) and so stands for
+/// itself in encoded output.
 #[must_use]
 #[inline]
 pub const fn is_unreserved(byte: u8) -> bool {
-    UNRESERVED[byte as usize]
+    ONCE[byte as usize][3] == 1
+}
+
+/// The number of escaped bytes in a 16-byte chunk, in vector instructions. Kept out of line:
+/// inlined into a loop, the compiler no longer vectorizes it.
+#[inline(never)]
+fn chunk_escapes(chunk: &[u8; 16]) -> u8 {
+    chunk
+        .iter()
+        .fold(0u8, |n, &b| n + u8::from(!in_unreserved_ranges(b)))
+}
+
+/// Whether every byte of `bytes` is unreserved.
+#[inline]
+fn all_unreserved(bytes: &[u8]) -> bool {
+    let (chunks, rest) = bytes.as_chunks::<16>();
+    chunks.iter().all(|c| chunk_escapes(c) == 0) && rest.iter().all(|&b| is_unreserved(b))
 }
 
 /// The `%XX` escape of one byte, uppercase hex.
@@ -113,44 +131,117 @@ pub fn encode(bytes: &[u8]) -> Encode<'_> {
 /// The number of bytes `encode(bytes)` produces.
 #[must_use]
 pub fn encoded_len(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .map(|&b| if is_unreserved(b) { 1 } else { 3 })
-        .sum()
+    bytes.len() + 2 * escaped_count(bytes)
 }
 
-/// Percent-encodes `bytes` onto the end of `out`. The byte-level core that the signing pipeline
-/// uses to build the base string without allocating per parameter.
-pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let run = unreserved_prefix(rest);
-        out.extend_from_slice(&rest[..run]);
-        if let Some((&b, tail)) = rest[run..].split_first() {
-            out.extend_from_slice(escape(b).as_bytes());
-            rest = tail;
+/// The number of bytes that are not unreserved.
+#[inline]
+fn escaped_count(bytes: &[u8]) -> usize {
+    let (chunks, rest) = bytes.as_chunks::<16>();
+    let bulk: usize = chunks.iter().map(|c| usize::from(chunk_escapes(c))).sum();
+    bulk + rest.iter().filter(|&&b| !is_unreserved(b)).count()
+}
+
+/// Bytes encoded per block by [`encode_blocks`].
+const BLOCK: usize = 64;
+
+/// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
+/// `W - 1` bytes, then the encoding's length in the last byte.
+const fn encodings<const W: usize>() -> [[u8; W]; 256] {
+    let mut table = [[0u8; W]; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)] // i < 256
+        let b = i as u8;
+        let e = &mut table[i];
+        if in_unreserved_ranges(b) {
+            e[0] = b;
+            e[W - 1] = 1;
+        } else if W == 4 {
+            (e[0], e[1], e[2], e[3]) = (b'%', HEX[i >> 4], HEX[i & 0xF], 3);
         } else {
-            break;
+            (e[0], e[1], e[2], e[3], e[4]) = (b'%', b'2', b'5', HEX[i >> 4], HEX[i & 0xF]);
+            e[W - 1] = 5;
+        }
+        i += 1;
+    }
+    table
+}
+
+const ONCE: [[u8; 4]; 256] = encodings::<4>();
+const TWICE: [[u8; 8]; 256] = encodings::<8>();
+
+/// Percent-encodes `bytes` with `table` ([`ONCE`] or [`TWICE`]) onto the end of `out`.
+/// Blocks of unreserved bytes are copied as they are; in any other block each byte appends its
+/// whole table entry and trims it to the encoding's length, without branching on the byte.
+/// Needs `W - 1` bytes of spare capacity past the output to avoid growing `out` at the end.
+fn encode_into_vec<const W: usize>(bytes: &[u8], table: &[[u8; W]; 256], out: &mut Vec<u8>) {
+    for block in bytes.chunks(BLOCK) {
+        if all_unreserved(block) {
+            out.extend_from_slice(block);
+            continue;
+        }
+        for &b in block {
+            let entry = &table[usize::from(b)];
+            out.extend_from_slice(entry);
+            out.truncate(out.len() - W + usize::from(entry[W - 1]));
         }
     }
+}
+
+/// Percent-encodes `bytes` in [`BLOCK`]s through a stack buffer, handing `sink` each encoded
+/// piece, all ASCII: for outputs that are text (`String`, `fmt::Write`) rather than bytes.
+/// Consecutive unreserved blocks are handed over as one borrowed piece.
+fn encode_blocks<E>(bytes: &[u8], mut sink: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+    let mut run_start = 0;
+    for (i, block) in bytes.chunks(BLOCK).enumerate() {
+        if all_unreserved(block) {
+            continue;
+        }
+        let start = i * BLOCK;
+        if run_start < start {
+            sink(&bytes[run_start..start])?;
+        }
+        run_start = start + block.len();
+        let mut out = [0u8; 3 * BLOCK + 4];
+        let mut n = 0;
+        for &b in block {
+            let entry = &ONCE[usize::from(b)];
+            let Some(slot) = out.get_mut(n..n + 4) else {
+                break; // cannot happen: the buffer holds a block of escapes
+            };
+            slot.copy_from_slice(entry);
+            n += usize::from(entry[3]);
+        }
+        sink(&out[..n])?;
+    }
+    if run_start < bytes.len() {
+        sink(&bytes[run_start..])?;
+    }
+    Ok(())
+}
+
+/// Spare capacity that [`encode_to_vec`] and [`encode_twice_to_vec`] may write past their output
+/// (then trim): a buffer built with them needs this much room beyond its final length, or it
+/// grows, and a grown buffer leaves a copy of its old contents behind in freed memory.
+pub(crate) const SPARE: usize = 7;
+
+/// Percent-encodes `bytes` onto the end of `out`. The caller reserves the room, [`SPARE`] bytes
+/// more than the output.
+pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
+    encode_into_vec(bytes, &ONCE, out);
 }
 
 /// Percent-encodes the percent-encoding of `bytes` onto the end of `out`: `enc(enc(bytes))` in
 /// one pass, as the base string needs for parameter names and values (§3.4.1.1 over §3.4.1.3.2).
+/// The caller reserves the room, [`SPARE`] bytes more than the output.
 pub(crate) fn encode_twice_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let run = unreserved_prefix(rest);
-        out.extend_from_slice(&rest[..run]);
-        if let Some((&b, tail)) = rest[run..].split_first() {
-            // enc("%XY") = "%25XY"
-            out.extend_from_slice(b"%25");
-            out.extend_from_slice(&escape(b).as_bytes()[1..]);
-            rest = tail;
-        } else {
-            break;
-        }
-    }
+    encode_into_vec(bytes, &TWICE, out);
+}
+
+/// The length of `enc(enc(bytes))`.
+pub(crate) fn encoded_twice_len(bytes: &[u8]) -> usize {
+    bytes.len() + 4 * escaped_count(bytes)
 }
 
 /// A lazy percent-encoding of a byte slice, made by [`encode`].
@@ -167,9 +258,10 @@ impl Encode<'_> {
     /// Appends the encoded text to `out`.
     pub fn append_to(self, out: &mut String) {
         out.reserve(encoded_len(self.rest));
-        for piece in self {
-            out.push_str(piece);
-        }
+        let _ = encode_blocks::<()>(self.rest, |piece| {
+            out.push_str(ascii(piece));
+            Ok(())
+        });
     }
 
     /// Writes the encoded text to `out`, returning its error if it fails.
@@ -178,10 +270,7 @@ impl Encode<'_> {
     ///
     /// Whatever `out` returns.
     pub fn write_to<W: fmt::Write>(self, out: &mut W) -> fmt::Result {
-        for piece in self {
-            out.write_str(piece)?;
-        }
-        Ok(())
+        encode_blocks::<fmt::Error>(self.rest, |piece| out.write_str(ascii(piece)))
     }
 }
 
@@ -210,7 +299,7 @@ impl fmt::Display for Encode<'_> {
 
 impl<'a> From<Encode<'a>> for Cow<'a, str> {
     fn from(encode: Encode<'a>) -> Self {
-        if unreserved_prefix(encode.rest) == encode.rest.len() {
+        if all_unreserved(encode.rest) {
             Cow::Borrowed(ascii(encode.rest))
         } else {
             let mut out = String::new();
@@ -384,6 +473,7 @@ mod tests {
         let mut appended = String::from("x");
         encode(input).append_to(&mut appended);
         let mut vec = b"x".to_vec();
+        vec.reserve(encoded_len(input) + SPARE);
         encode_to_vec(input, &mut vec);
         let cow: Cow<str> = encode(input).into();
         assert_eq!(appended, format!("x{display}"));
@@ -394,6 +484,61 @@ mod tests {
             display,
             "Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21%20%E2%98%83%20~-._%20%25"
         );
+    }
+
+    /// The naive encoder, byte by byte, as the oracle for the block encoders.
+    fn naive(bytes: &[u8]) -> String {
+        bytes
+            .iter()
+            .map(|&b| {
+                if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_encoder_agrees_with_the_naive_one_across_block_boundaries() {
+        // Inputs of every length up to three blocks and more, from all-unreserved to
+        // all-escaped, with escapes placed on and around block boundaries.
+        let mixes: [&[u8]; 4] = [b"abcXYZ019-._~", b"a b/c\xff%+~", b"\x00\x7f\x80 ", b"ab%"];
+        let mut checked = 0;
+        for mix in mixes {
+            for len in (0..=200).chain([255, 256, 1000, 4099]) {
+                let input: Vec<u8> = (0..len)
+                    .map(|i| mix[(i * 7 + i / 64) % mix.len()])
+                    .collect();
+                let want = naive(&input);
+                let want_twice = naive(want.as_bytes());
+
+                let mut vec = b"prefix".to_vec();
+                vec.reserve(encoded_len(&input) + SPARE);
+                let capacity = vec.capacity();
+                encode_to_vec(&input, &mut vec);
+                assert_eq!(&vec[6..], want.as_bytes(), "len {len}");
+                assert_eq!(vec.capacity(), capacity, "grew");
+
+                let mut twice = Vec::with_capacity(encoded_twice_len(&input) + SPARE);
+                let capacity = twice.capacity();
+                encode_twice_to_vec(&input, &mut twice);
+                assert_eq!(twice, want_twice.as_bytes(), "len {len}");
+                assert_eq!(twice.capacity(), capacity, "grew");
+
+                let mut appended = String::from("x");
+                encode(&input).append_to(&mut appended);
+                assert_eq!(appended[1..], want);
+                assert_eq!(encode(&input).to_string(), want);
+                assert_eq!(encode(&input).collect::<String>(), want);
+                assert_eq!(Cow::from(encode(&input)), want);
+                assert_eq!(encoded_len(&input), want.len());
+                assert_eq!(all_unreserved(&input), want.len() == input.len());
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 4 * 205);
     }
 
     #[test]

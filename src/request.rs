@@ -816,21 +816,21 @@ mod tests {
     fn a_borrowed_url_signs_like_a_parsed_one() {
         let url = x_url();
         let (signer, request) = x_sample(&url);
-        let signed = signer
+        let sample = signer
             .sign(&request, &x_nonce(), Timestamp::new(1_318_622_958))
             .unwrap();
-        assert_eq!(signed.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
+        assert_eq!(sample.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
     }
 
     #[test]
     fn query_and_form_transport_carry_the_published_protocol_parameters() {
         let url = x_url();
         let (signer, request) = x_sample(&url);
-        let signed = signer
+        let sample = signer
             .sign(&request, &x_nonce(), Timestamp::new(1_318_622_958))
             .unwrap();
         let mut pairs: Vec<&str> = Vec::new();
-        let urlencoded = signed.to_urlencoded();
+        let urlencoded = sample.to_urlencoded();
         pairs.extend(urlencoded.split('&'));
         pairs.sort_unstable();
         // The published Authorization header's parameters, as name=value.
@@ -859,7 +859,7 @@ mod tests {
             .filter(|p| p.name.starts_with(b"oauth_"))
             .map(|p| (p.name, p.value))
             .collect();
-        let signed_params: Vec<(&[u8], &[u8])> = signed.protocol_parameters().collect();
+        let signed_params: Vec<(&[u8], &[u8])> = sample.protocol_parameters().collect();
         assert_eq!(sent, signed_params);
     }
 

@@ -30,6 +30,12 @@ impl Secret {
         self.0.is_empty()
     }
 
+    /// The capacity of the buffer holding it, for tests that check it never grew.
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+
     /// The number of bytes in the secret; its length is not secret in OAuth, its bytes are.
     #[must_use]
     pub fn len(&self) -> usize {
