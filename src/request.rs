@@ -577,7 +577,12 @@ impl Signer {
 
         let form_bytes = form.unwrap_or_default();
         let count = count_pairs(query) + count_pairs(form_bytes) + protocol.len();
-        let mut params = Parameters::with_capacity(count, query.len() + form_bytes.len() + 256);
+        let protocol_len: usize = protocol
+            .iter()
+            .map(|(name, value)| value.map_or(0, |v| name.len() + v.len()))
+            .sum();
+        let mut params =
+            Parameters::with_capacity(count, query.len() + form_bytes.len() + protocol_len);
         params
             .extend_urlencoded(Source::Query, query)
             .map_err(|source| Error::InvalidPercentEncoding {
