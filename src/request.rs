@@ -623,7 +623,7 @@ impl Signer {
 }
 
 /// An upper bound of the number of `&`-separated pairs in a query or form body.
-#[allow(clippy::naive_bytecount)] // short inputs; not worth a dependency
+#[allow(clippy::naive_bytecount)] // one linear pass; not worth a dependency
 fn count_pairs(text: &[u8]) -> usize {
     text.iter().filter(|&&b| b == b'&').count() + usize::from(!text.is_empty())
 }
