@@ -28,25 +28,6 @@ use std::fmt;
 /// Uppercase hex digits.
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-/// `"%XX"` for every byte, uppercase hex, as one string of 768 bytes.
-const ESCAPES: &str = {
-    const BYTES: [u8; 768] = {
-        let mut out = [0u8; 768];
-        let mut b = 0;
-        while b < 256 {
-            out[3 * b] = b'%';
-            out[3 * b + 1] = HEX[b >> 4];
-            out[3 * b + 2] = HEX[b & 0xF];
-            b += 1;
-        }
-        out
-    };
-    match std::str::from_utf8(&BYTES) {
-        Ok(s) => s,
-        Err(_) => panic!("the escape table is ASCII"),
-    }
-};
-
 /// The unreserved set of RFC 3986 §2.3, `A-Z a-z 0-9 - . _ ~`: the one definition of it in
 /// this crate. Written as unsigned range tests combined without short-circuiting, so that a
 /// loop over a fixed-size chunk compiles to vector instructions; single bytes are answered by
@@ -84,12 +65,13 @@ fn all_unreserved(bytes: &[u8]) -> bool {
     chunks.iter().all(|c| chunk_escapes(c) == 0) && rest.iter().all(|&b| is_unreserved(b))
 }
 
-/// The `%XX` escape of one byte, uppercase hex.
+/// [`ONCE`] in static memory, so that the iterator can hand out escapes as `&'static str`.
+static ONCE_STATIC: [[u8; 4]; 256] = ONCE;
+
+/// The `%XX` escape of a byte that is not unreserved.
 #[inline]
 fn escape(byte: u8) -> &'static str {
-    let at = 3 * usize::from(byte);
-    // In bounds and on character boundaries: the table is 768 ASCII bytes.
-    ESCAPES.get(at..at + 3).unwrap_or("%??")
+    ascii(&ONCE_STATIC[usize::from(byte)][..3])
 }
 
 /// Length of the leading run of unreserved bytes.
