@@ -89,6 +89,12 @@ pub enum Error {
         /// What went wrong, without any of the key's contents.
         reason: String,
     },
+    /// An RSA public key that could not be read.
+    #[non_exhaustive]
+    InvalidPublicKey {
+        /// What went wrong.
+        reason: String,
+    },
     /// The signature could not be computed (an RSA operation failed).
     #[non_exhaustive]
     Signing {
@@ -171,6 +177,7 @@ impl fmt::Display for Error {
                 }
             }
             Error::InvalidPrivateKey { reason } => write!(f, "invalid RSA private key: {reason}"),
+            Error::InvalidPublicKey { reason } => write!(f, "invalid RSA public key: {reason}"),
             Error::Signing { reason } => write!(f, "signing failed: {reason}"),
             Error::InvalidTimestamp { text } => write!(
                 f,

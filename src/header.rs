@@ -1,10 +1,19 @@
 //! The `Authorization` header of RFC 5849 §3.5.1:
 //! `OAuth realm="…", oauth_…="…", …`, realm first, every `oauth_*` value percent-encoded and
-//! quoted.
+//! quoted; and its strict parsing, for servers.
+//!
+//! ```
+//! use oauth1_signer::header::Authorization;
+//!
+//! let header = Authorization::parse(r#"OAuth realm="Photos", oauth_consumer_key="dpf43f3p2l4k3l03", oauth_signature="74KNZJeDHnMBp0EMJ9ZHt%2FXKycU%3D""#)?;
+//! assert_eq!(header.realm(), Some("Photos"));
+//! assert_eq!(header.get("oauth_signature"), Some(&b"74KNZJeDHnMBp0EMJ9ZHt/XKycU="[..]));
+//! # Ok::<(), oauth1_signer::header::HeaderError>(())
+//! ```
 
 use std::fmt;
 
-use crate::encode;
+use crate::encode::{self, DecodeError};
 use crate::Error;
 
 /// The `realm` of the Authorization header (RFC 2617 §1.2), written as a quoted string. It is
@@ -91,6 +100,353 @@ pub(crate) fn build<'p>(
     out
 }
 
+/// Limits on what a server reads before anything is authenticated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The longest `Authorization` header value read, in bytes. Default: 8192.
+    pub max_header_len: usize,
+    /// The most parameters read from the header, the query and the form body together.
+    /// Default: 1024.
+    pub max_parameters: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_header_len: 8192,
+            max_parameters: 1024,
+        }
+    }
+}
+
+impl Limits {
+    /// Limits with the given header length and parameter count.
+    #[must_use]
+    pub const fn new(max_header_len: usize, max_parameters: usize) -> Self {
+        Limits {
+            max_header_len,
+            max_parameters,
+        }
+    }
+}
+
+/// Why an `Authorization` header could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// The header is longer than [`Limits::max_header_len`].
+    #[non_exhaustive]
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The header has more parameters than [`Limits::max_parameters`].
+    #[non_exhaustive]
+    TooManyParameters {
+        /// The limit.
+        limit: usize,
+    },
+    /// The scheme is not `OAuth`.
+    #[non_exhaustive]
+    NotOAuth {
+        /// The scheme found (at most 32 characters of it).
+        scheme: String,
+    },
+    /// The text does not follow `OAuth name="value", …`.
+    #[non_exhaustive]
+    Syntax {
+        /// The byte offset in the header value where it goes wrong.
+        offset: usize,
+        /// What was expected there.
+        expected: &'static str,
+    },
+    /// A value that is not a quoted string.
+    #[non_exhaustive]
+    Unquoted {
+        /// The parameter's name.
+        name: String,
+    },
+    /// A quoted value without its closing quote.
+    #[non_exhaustive]
+    Unterminated {
+        /// The parameter's name.
+        name: String,
+    },
+    /// `realm` given twice.
+    #[non_exhaustive]
+    DuplicateRealm,
+    /// A value with a malformed percent-escape.
+    #[non_exhaustive]
+    InvalidPercentEncoding {
+        /// The parameter's name.
+        name: String,
+        /// Where in the value, and what.
+        source: DecodeError,
+    },
+}
+
+impl fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderError::TooLong { len, limit } => write!(
+                f,
+                "the Authorization header is {len} bytes long; at most {limit} are accepted"
+            ),
+            HeaderError::TooManyParameters { limit } => write!(
+                f,
+                "the Authorization header has more than {limit} parameters"
+            ),
+            HeaderError::NotOAuth { scheme } => write!(
+                f,
+                "the Authorization header's scheme is \"{}\", not \"OAuth\"",
+                scheme.escape_default()
+            ),
+            HeaderError::Syntax { offset, expected } => write!(
+                f,
+                "malformed Authorization header at byte {offset}: expected {expected}"
+            ),
+            HeaderError::Unquoted { name } => write!(
+                f,
+                "the Authorization header's {name} is not quoted: write {name}=\"value\""
+            ),
+            HeaderError::Unterminated { name } => {
+                write!(f, "the Authorization header's {name} has no closing quote")
+            }
+            HeaderError::DuplicateRealm => {
+                f.write_str("the Authorization header has more than one realm")
+            }
+            HeaderError::InvalidPercentEncoding { name, source } => {
+                write!(f, "the Authorization header's {name} has an {source}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HeaderError::InvalidPercentEncoding { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// A parsed `Authorization: OAuth …` header: the realm, and the other parameters with their
+/// values percent-decoded, in the order written. `Debug` leaves out the value of
+/// `oauth_signature` (a PLAINTEXT signature is the key).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Authorization {
+    realm: Option<String>,
+    params: Vec<(String, Vec<u8>)>,
+}
+
+impl fmt::Debug for Authorization {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        for (name, value) in &self.params {
+            if name == "oauth_signature" {
+                list.entry(&(name, ".."));
+            } else {
+                list.entry(&(name, value.escape_ascii().to_string()));
+            }
+        }
+        list.finish()?;
+        if let Some(realm) = &self.realm {
+            write!(f, " realm={realm:?}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Authorization {
+    /// Parses a header value with the default [`Limits`].
+    ///
+    /// # Errors
+    ///
+    /// See [`Authorization::parse_with`].
+    pub fn parse(value: &str) -> Result<Self, HeaderError> {
+        Authorization::parse_with(value, &Limits::default())
+    }
+
+    /// Parses a header value: the scheme `OAuth` in any letter case, then `name="value"`
+    /// parameters separated by commas, with optional spaces or tabs around `=` and `,`. Every
+    /// value is a quoted string (backslash escapes allowed) and, but for `realm`, is strictly
+    /// percent-decoded (`+` stays `+`).
+    ///
+    /// # Errors
+    ///
+    /// A [`HeaderError`] saying what is wrong and where.
+    pub fn parse_with(value: &str, limits: &Limits) -> Result<Self, HeaderError> {
+        if value.len() > limits.max_header_len {
+            return Err(HeaderError::TooLong {
+                len: value.len(),
+                limit: limits.max_header_len,
+            });
+        }
+        let b = value.as_bytes();
+        let mut i = skip_ows(b, 0);
+        let scheme_start = i;
+        while i < b.len() && is_tchar(b[i]) {
+            i += 1;
+        }
+        if !value[scheme_start..i].eq_ignore_ascii_case("OAuth") {
+            let end = value[scheme_start..]
+                .find([' ', '\t'])
+                .map_or(value.len(), |n| scheme_start + n);
+            return Err(HeaderError::NotOAuth {
+                scheme: value[scheme_start..end].chars().take(32).collect(),
+            });
+        }
+        if i < b.len() && !is_ows(b[i]) {
+            return Err(HeaderError::Syntax {
+                offset: i,
+                expected: "a space after \"OAuth\"",
+            });
+        }
+
+        let mut header = Authorization::default();
+        let mut raw = Vec::new();
+        loop {
+            i = skip_ows(b, i);
+            if i == b.len() {
+                return Ok(header);
+            }
+            if b[i] == b',' {
+                i += 1;
+                continue;
+            }
+            let name_start = i;
+            while i < b.len() && is_tchar(b[i]) {
+                i += 1;
+            }
+            if i == name_start {
+                return Err(HeaderError::Syntax {
+                    offset: i,
+                    expected: "a parameter name",
+                });
+            }
+            let name = &value[name_start..i];
+            i = skip_ows(b, i);
+            if b.get(i) != Some(&b'=') {
+                return Err(HeaderError::Syntax {
+                    offset: i,
+                    expected: "'=' after the parameter name",
+                });
+            }
+            i = skip_ows(b, i + 1);
+            if b.get(i) != Some(&b'"') {
+                return Err(HeaderError::Unquoted {
+                    name: name.to_owned(),
+                });
+            }
+            i = read_quoted(b, i + 1, name, &mut raw)?;
+            i = skip_ows(b, i + 1);
+            if i < b.len() {
+                if b[i] != b',' {
+                    return Err(HeaderError::Syntax {
+                        offset: i,
+                        expected: "',' between parameters",
+                    });
+                }
+                i += 1;
+            }
+
+            if header.params.len() + usize::from(header.realm.is_some()) >= limits.max_parameters {
+                return Err(HeaderError::TooManyParameters {
+                    limit: limits.max_parameters,
+                });
+            }
+            if name.eq_ignore_ascii_case("realm") {
+                if header.realm.is_some() {
+                    return Err(HeaderError::DuplicateRealm);
+                }
+                // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
+                header.realm = Some(String::from_utf8_lossy(&raw).into_owned());
+            } else {
+                let mut decoded = Vec::with_capacity(raw.len());
+                encode::decode_to_vec(&raw, false, &mut decoded).map_err(|source| {
+                    HeaderError::InvalidPercentEncoding {
+                        name: name.to_owned(),
+                        source,
+                    }
+                })?;
+                header.params.push((name.to_owned(), decoded));
+            }
+        }
+    }
+
+    /// The realm, if given.
+    #[must_use]
+    pub fn realm(&self) -> Option<&str> {
+        self.realm.as_deref()
+    }
+
+    /// The parameters other than `realm`, decoded, in the order written.
+    #[must_use]
+    pub fn parameters(&self) -> impl ExactSizeIterator<Item = (&str, &[u8])> + Clone + '_ {
+        self.params.iter().map(|(n, v)| (n.as_str(), v.as_slice()))
+    }
+
+    /// The first value of the parameter `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.parameters().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+/// Reads a quoted string's content into `raw` (escapes resolved), from just after the opening
+/// quote; returns the offset of the closing quote.
+fn read_quoted(
+    b: &[u8],
+    mut i: usize,
+    name: &str,
+    raw: &mut Vec<u8>,
+) -> Result<usize, HeaderError> {
+    raw.clear();
+    loop {
+        let c = match b.get(i) {
+            Some(b'"') => return Ok(i),
+            Some(b'\\') => {
+                i += 1;
+                b.get(i)
+            }
+            c => c,
+        };
+        let Some(&c) = c else {
+            return Err(HeaderError::Unterminated {
+                name: name.to_owned(),
+            });
+        };
+        if c != b'\t' && (c < 0x20 || c == 0x7f) {
+            return Err(HeaderError::Syntax {
+                offset: i,
+                expected: "no control characters in a quoted value",
+            });
+        }
+        raw.push(c);
+        i += 1;
+    }
+}
+
+fn is_ows(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn skip_ows(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_ows(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// An RFC 9110 `tchar`.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +476,138 @@ mod tests {
                 "invalid realm: a realm cannot contain control characters such as line breaks"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    fn params(h: &Authorization) -> Vec<(String, String)> {
+        h.parameters()
+            .map(|(n, v)| (n.to_owned(), String::from_utf8(v.to_vec()).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn parses_the_rfc_example_header() {
+        // RFC 5849 §3.5.1, its line breaks joined with a space.
+        let h = Authorization::parse(concat!(
+            "OAuth realm=\"Example\", ",
+            "oauth_consumer_key=\"0685bd9184jfhq22\", ",
+            "oauth_token=\"ad180jjd733klru7\", ",
+            "oauth_signature_method=\"HMAC-SHA1\", ",
+            "oauth_signature=\"wOJIO9A2W5mFwDgiDvZbTSMK%2FPY%3D\", ",
+            "oauth_timestamp=\"137131200\", ",
+            "oauth_nonce=\"4572616e48616d6d65724c61686176\", ",
+            "oauth_version=\"1.0\""
+        ))
+        .unwrap();
+        assert_eq!(h.realm(), Some("Example"));
+        assert_eq!(
+            h.get("oauth_signature"),
+            Some(&b"wOJIO9A2W5mFwDgiDvZbTSMK/PY="[..])
+        );
+        assert_eq!(h.parameters().len(), 7);
+        assert_eq!(
+            params(&h)[0],
+            ("oauth_consumer_key".into(), "0685bd9184jfhq22".into())
+        );
+    }
+
+    #[test]
+    fn accepts_scheme_case_whitespace_empty_elements_and_escapes() {
+        let h = Authorization::parse(
+            "oauth\toauth_nonce = \"a%20b+c\" ,, realm=\"say \\\"hi\\\"\",x=\"\"  ",
+        )
+        .unwrap();
+        assert_eq!(h.realm(), Some("say \"hi\""));
+        assert_eq!(
+            params(&h),
+            [
+                ("oauth_nonce".into(), "a b+c".into()),
+                ("x".into(), String::new())
+            ]
+        );
+        assert_eq!(
+            Authorization::parse("OAuth").unwrap(),
+            Authorization::default()
+        );
+    }
+
+    #[test]
+    fn build_then_parse_round_trips() {
+        let realm = Realm::new("Photos \"A\\B\" é").unwrap();
+        let params: [(&[u8], &[u8]); 3] = [
+            (
+                b"oauth_callback",
+                b"http://printer.example.com/ready?a=1&b=%",
+            ),
+            (b"oauth_nonce", "ü \"\\,=".as_bytes()),
+            (b"oauth_signature", b"74KNZJeDHnMBp0EMJ9ZHt/XKycU="),
+        ];
+        let h = Authorization::parse(&build(Some(&realm), params.iter().copied())).unwrap();
+        assert_eq!(h.realm(), Some(realm.as_str()));
+        let got: Vec<(&[u8], &[u8])> = h.parameters().map(|(n, v)| (n.as_bytes(), v)).collect();
+        assert_eq!(got, params);
+    }
+
+    #[test]
+    fn malformed_headers_say_what_is_wrong() {
+        let cases = [
+            ("Bearer abc", "the Authorization header's scheme is \"Bearer\", not \"OAuth\""),
+            ("", "the Authorization header's scheme is \"\", not \"OAuth\""),
+            ("OAuth,a=\"1\"", "malformed Authorization header at byte 5: expected a space after \"OAuth\""),
+            ("OAuth a=1", "the Authorization header's a is not quoted: write a=\"value\""),
+            ("OAuth a=\"1", "the Authorization header's a has no closing quote"),
+            ("OAuth a=\"1\\", "the Authorization header's a has no closing quote"),
+            ("OAuth a", "malformed Authorization header at byte 7: expected '=' after the parameter name"),
+            ("OAuth =\"1\"", "malformed Authorization header at byte 6: expected a parameter name"),
+            ("OAuth a=\"1\" b=\"2\"", "malformed Authorization header at byte 12: expected ',' between parameters"),
+            ("OAuth a=\"1\0\"", "malformed Authorization header at byte 10: expected no control characters in a quoted value"),
+            ("OAuth a=\"x\ny\"", "malformed Authorization header at byte 10: expected no control characters in a quoted value"),
+            ("OAuth realm=\"a\", Realm=\"b\"", "the Authorization header has more than one realm"),
+            ("OAuth oauth_nonce=\"%zz\"", "the Authorization header's oauth_nonce has an invalid percent-encoding at byte 0 (\"%zz\"): '%' must be followed by two hex digits"),
+        ];
+        for (header, message) in cases {
+            assert_eq!(
+                Authorization::parse(header).unwrap_err().to_string(),
+                message,
+                "{header:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn limits_hold_at_and_past_the_edge() {
+        let limits = Limits::new(40, 3);
+        let at = "OAuth a=\"1\", b=\"2\", c=\"3\"";
+        assert!(Authorization::parse_with(at, &limits).is_ok());
+        assert_eq!(
+            Authorization::parse_with("OAuth a=\"1\", b=\"2\", c=\"3\", d=\"4\"", &limits)
+                .unwrap_err(),
+            HeaderError::TooManyParameters { limit: 3 }
+        );
+        let long = format!("OAuth a=\"{}\"", "x".repeat(30));
+        assert_eq!(long.len(), 40);
+        assert!(Authorization::parse_with(&long, &limits).is_ok());
+        let longer = format!("OAuth a=\"{}\"", "x".repeat(31));
+        assert_eq!(
+            Authorization::parse_with(&longer, &limits)
+                .unwrap_err()
+                .to_string(),
+            "the Authorization header is 41 bytes long; at most 40 are accepted"
+        );
+    }
+
+    #[test]
+    fn debug_hides_the_signature() {
+        let h = Authorization::parse(
+            "OAuth oauth_signature=\"kd94hf93k423kf44%26\", oauth_nonce=\"n\"",
+        )
+        .unwrap();
+        let debug = format!("{h:?}");
+        assert!(!debug.contains("kd94hf93k423kf44"), "{debug}");
+        assert!(debug.contains("oauth_nonce"), "{debug}");
     }
 }

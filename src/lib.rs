@@ -74,6 +74,8 @@ pub use error::{Error, Location};
 pub use header::Realm;
 pub use request::{BodyHash, Consumer, Nonce, Request, Signed, Signer, Timestamp, Token, Version};
 pub use secret::Secret;
+#[cfg(feature = "rsa")]
+pub use sign::PublicKey;
 pub use sign::{PrivateKey, Signature, SignatureMethod};
 
 #[cfg(test)]

@@ -150,6 +150,19 @@ impl Parameters {
         Ok(())
     }
 
+    /// Keeps only the parameters for which `keep` is true (a server leaves `oauth_signature`
+    /// out of the base string this way).
+    pub fn retain(&mut self, mut keep: impl FnMut(Parameter<'_>) -> bool) {
+        let bytes = &self.bytes;
+        self.entries.retain(|e| {
+            keep(Parameter {
+                source: e.source,
+                name: &bytes[e.name_start..e.name_end],
+                value: &bytes[e.name_end..e.value_end],
+            })
+        });
+    }
+
     /// The number of parameters.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -543,14 +543,10 @@ impl Signer {
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
-        let url = request.url();
-        let query = url.query().unwrap_or("").as_bytes();
-        let form = request.has_form_body().then_some(request.body);
-
-        let body_hash = match (self.body_hash, form) {
+        let body_hash = match (self.body_hash, request.has_form_body()) {
             (BodyHash::Omit, _) => None,
-            (BodyHash::Send, Some(_)) => return Err(Error::BodyHashOnFormBody),
-            (BodyHash::Send, None) => Some(sign::body_hash(self.method, request.body)),
+            (BodyHash::Send, true) => return Err(Error::BodyHashOnFormBody),
+            (BodyHash::Send, false) => Some(sign::body_hash(self.method, request.body)),
         };
 
         let mut timestamp_buf = [0u8; 20];
@@ -575,28 +571,11 @@ impl Signer {
             ),
         ];
 
-        let form_bytes = form.unwrap_or_default();
-        let count = count_pairs(query) + count_pairs(form_bytes) + protocol.len();
         let protocol_len: usize = protocol
             .iter()
             .map(|(name, value)| value.map_or(0, |v| name.len() + v.len()))
             .sum();
-        let mut params =
-            Parameters::with_capacity(count, query.len() + form_bytes.len() + protocol_len);
-        params
-            .extend_urlencoded(Source::Query, query)
-            .map_err(|source| Error::InvalidPercentEncoding {
-                location: Location::Query,
-                source,
-            })?;
-        if let Some(body) = form {
-            params
-                .extend_urlencoded(Source::Body, body)
-                .map_err(|source| Error::InvalidPercentEncoding {
-                    location: Location::Body,
-                    source,
-                })?;
-        }
+        let mut params = collect_parameters(request, protocol.len(), protocol_len)?;
         check_no_protocol_parameters(&params, &protocol)?;
         for (name, value) in protocol {
             if let Some(value) = value {
@@ -605,8 +584,7 @@ impl Signer {
         }
 
         let params = params.normalize();
-        let base_uri = BaseUri::new(url)?;
-        let base_string = BaseString::new(request.method, &base_uri, &params);
+        let base_string = build_base_string(request, &params)?;
         let signature = sign::sign(
             self.method,
             &self.key,
@@ -620,6 +598,46 @@ impl Signer {
             realm: self.realm.clone(),
         })
     }
+}
+
+/// The query's parameters and, for a form body, the body's, decoded, with room for `extra_count`
+/// more parameters of `extra_bytes` bytes in all. Signing and verifying both collect here.
+pub(crate) fn collect_parameters(
+    request: &Request<'_>,
+    extra_count: usize,
+    extra_bytes: usize,
+) -> Result<Parameters, Error> {
+    let query = request.url.query().unwrap_or("").as_bytes();
+    let form = if request.has_form_body() {
+        request.body
+    } else {
+        &[]
+    };
+    let count = count_pairs(query) + count_pairs(form) + extra_count;
+    let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
+    params
+        .extend_urlencoded(Source::Query, query)
+        .map_err(|source| Error::InvalidPercentEncoding {
+            location: Location::Query,
+            source,
+        })?;
+    params
+        .extend_urlencoded(Source::Body, form)
+        .map_err(|source| Error::InvalidPercentEncoding {
+            location: Location::Body,
+            source,
+        })?;
+    Ok(params)
+}
+
+/// The base string of `request` with the normalized `params`. Signing and verifying both build
+/// it here.
+pub(crate) fn build_base_string(
+    request: &Request<'_>,
+    params: &Normalized,
+) -> Result<BaseString, Error> {
+    let base_uri = BaseUri::new(request.url())?;
+    Ok(BaseString::new(request.method, &base_uri, params))
 }
 
 /// An upper bound of the number of `&`-separated pairs in a query or form body.

@@ -182,6 +182,55 @@ impl PrivateKey {
     }
 }
 
+/// An RSA public key, with which a server verifies `RSA-SHA1` and `RSA-SHA256` signatures.
+/// Only the `rsa` feature has it.
+#[cfg(feature = "rsa")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicKey {
+    inner: rsa::RsaPublicKey,
+}
+
+#[cfg(feature = "rsa")]
+impl PublicKey {
+    /// Reads a PKCS#1 (`-----BEGIN RSA PUBLIC KEY-----`) or `SubjectPublicKeyInfo`
+    /// (`-----BEGIN PUBLIC KEY-----`) PEM public key.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`], saying what is wrong.
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        use rsa::pkcs1::DecodeRsaPublicKey;
+        use rsa::pkcs8::DecodePublicKey;
+
+        let invalid = |reason: String| Error::InvalidPublicKey { reason };
+        let inner = if pem.contains("-----BEGIN RSA PUBLIC KEY-----") {
+            rsa::RsaPublicKey::from_pkcs1_pem(pem)
+                .map_err(|e| invalid(format!("the PKCS#1 PEM could not be read ({e})")))?
+        } else if pem.contains("-----BEGIN PUBLIC KEY-----") {
+            rsa::RsaPublicKey::from_public_key_pem(pem).map_err(|e| {
+                invalid(format!(
+                    "the SubjectPublicKeyInfo PEM could not be read ({e})"
+                ))
+            })?
+        } else {
+            return Err(invalid(
+                "expected a PEM block \"-----BEGIN RSA PUBLIC KEY-----\" (PKCS#1) or \"-----BEGIN PUBLIC KEY-----\" (SubjectPublicKeyInfo)"
+                    .to_owned(),
+            ));
+        };
+        Ok(PublicKey { inner })
+    }
+}
+
+#[cfg(feature = "rsa")]
+impl From<&PrivateKey> for PublicKey {
+    fn from(key: &PrivateKey) -> Self {
+        PublicKey {
+            inner: key.inner.to_public_key(),
+        }
+    }
+}
+
 /// An `oauth_signature` value before percent-encoding: base64 for the HMAC and RSA methods,
 /// the signing key itself for PLAINTEXT, whose `Debug` is therefore redacted.
 #[derive(Clone, PartialEq, Eq)]
@@ -228,9 +277,9 @@ pub fn sign(
     base_string: &[u8],
 ) -> Result<Signature, Error> {
     let value = match method {
-        SignatureMethod::HmacSha1 => hmac::<Hmac<Sha1>>(key, base_string)?,
-        SignatureMethod::HmacSha256 => hmac::<Hmac<Sha256>>(key, base_string)?,
-        SignatureMethod::HmacSha512 => hmac::<Hmac<Sha512>>(key, base_string)?,
+        SignatureMethod::HmacSha1 | SignatureMethod::HmacSha256 | SignatureMethod::HmacSha512 => {
+            BASE64.encode(hmac_digest(method, key, base_string)?)
+        }
         // §3.4.4: the key, which is ASCII (percent-encoded secrets and `&`).
         SignatureMethod::Plaintext => String::from_utf8_lossy(key.expose()).into_owned(),
         SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
@@ -244,13 +293,29 @@ pub fn sign(
     })
 }
 
-fn hmac<M: Mac + hmac::digest::KeyInit>(key: &SigningKey, data: &[u8]) -> Result<String, Error> {
+/// The raw HMAC of `data` for one of the HMAC methods (the signature before base64).
+pub(crate) fn hmac_digest(
+    method: SignatureMethod,
+    key: &SigningKey,
+    data: &[u8],
+) -> Result<Vec<u8>, Error> {
+    match method {
+        SignatureMethod::HmacSha1 => hmac::<Hmac<Sha1>>(key, data),
+        SignatureMethod::HmacSha256 => hmac::<Hmac<Sha256>>(key, data),
+        SignatureMethod::HmacSha512 => hmac::<Hmac<Sha512>>(key, data),
+        _ => Err(Error::Signing {
+            reason: format!("{method} is not an HMAC method"),
+        }),
+    }
+}
+
+fn hmac<M: Mac + hmac::digest::KeyInit>(key: &SigningKey, data: &[u8]) -> Result<Vec<u8>, Error> {
     let mut mac =
         <M as hmac::digest::KeyInit>::new_from_slice(key.expose()).map_err(|_| Error::Signing {
             reason: "HMAC refused the key".to_owned(),
         })?;
     mac.update(data);
-    Ok(BASE64.encode(mac.finalize().into_bytes()))
+    Ok(mac.finalize().into_bytes().to_vec())
 }
 
 #[cfg(feature = "rsa")]
@@ -259,19 +324,7 @@ fn rsa_sign(
     key: &PrivateKey,
     base_string: &[u8],
 ) -> Result<String, Error> {
-    use rsa::Pkcs1v15Sign;
-
-    let (padding, digest) = if method == SignatureMethod::RsaSha256 {
-        (
-            Pkcs1v15Sign::new::<Sha256>(),
-            Sha256::digest(base_string).to_vec(),
-        )
-    } else {
-        (
-            Pkcs1v15Sign::new::<Sha1>(),
-            Sha1::digest(base_string).to_vec(),
-        )
-    };
+    let (padding, digest) = rsa_padding_and_digest(method, base_string);
     // The random generator blinds the private-key operation; PKCS#1 v1.5 signatures are
     // deterministic all the same.
     let signature = key
@@ -281,6 +334,40 @@ fn rsa_sign(
             reason: format!("the RSA operation failed ({e})"),
         })?;
     Ok(BASE64.encode(signature))
+}
+
+/// The PKCS#1 v1.5 padding and the digest of the base string for an RSA method.
+#[cfg(feature = "rsa")]
+fn rsa_padding_and_digest(
+    method: SignatureMethod,
+    base_string: &[u8],
+) -> (rsa::Pkcs1v15Sign, Vec<u8>) {
+    use rsa::Pkcs1v15Sign;
+
+    if method == SignatureMethod::RsaSha256 {
+        (
+            Pkcs1v15Sign::new::<Sha256>(),
+            Sha256::digest(base_string).to_vec(),
+        )
+    } else {
+        (
+            Pkcs1v15Sign::new::<Sha1>(),
+            Sha1::digest(base_string).to_vec(),
+        )
+    }
+}
+
+/// Whether `signature` (raw bytes, after base64 decoding) is `method`'s RSA signature of
+/// `base_string` under `key`.
+#[cfg(feature = "rsa")]
+pub(crate) fn rsa_verify(
+    method: SignatureMethod,
+    key: &PublicKey,
+    base_string: &[u8],
+    signature: &[u8],
+) -> bool {
+    let (padding, digest) = rsa_padding_and_digest(method, base_string);
+    key.inner.verify(padding, &digest, signature).is_ok()
 }
 
 #[cfg(not(feature = "rsa"))]
