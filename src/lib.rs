@@ -69,6 +69,7 @@ pub mod params;
 pub mod request;
 mod secret;
 pub mod sign;
+pub mod verify;
 
 pub use error::{Error, Location};
 pub use header::Realm;

@@ -48,7 +48,7 @@ impl fmt::Display for Source {
 }
 
 /// One decoded parameter, borrowed from [`Parameters`] or [`Normalized`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Parameter<'a> {
     /// Where it came from.
@@ -59,6 +59,18 @@ pub struct Parameter<'a> {
     pub value: &'a [u8],
 }
 
+impl fmt::Debug for Parameter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: \"{}\" = \"{}\"",
+            self.source,
+            self.name.escape_ascii(),
+            self.value.escape_ascii()
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     source: Source,
@@ -67,11 +79,17 @@ struct Entry {
     value_end: usize,
 }
 
-/// Decoded parameters in the order they were collected, duplicates kept.
-#[derive(Clone, Debug, Default)]
+/// Decoded parameters in the order they were collected, duplicates kept. `Debug` lists them.
+#[derive(Clone, Default)]
 pub struct Parameters {
     bytes: Vec<u8>,
     entries: Vec<Entry>,
+}
+
+impl fmt::Debug for Parameters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 impl Parameters {
@@ -151,15 +169,20 @@ impl Parameters {
     }
 
     /// Keeps only the parameters for which `keep` is true (a server leaves `oauth_signature`
-    /// out of the base string this way).
+    /// out of the base string this way). The bytes of the others are overwritten with zeros:
+    /// a PLAINTEXT signature is a key.
     pub fn retain(&mut self, mut keep: impl FnMut(Parameter<'_>) -> bool) {
-        let bytes = &self.bytes;
+        let bytes = &mut self.bytes;
         self.entries.retain(|e| {
-            keep(Parameter {
+            let kept = keep(Parameter {
                 source: e.source,
                 name: &bytes[e.name_start..e.name_end],
                 value: &bytes[e.name_end..e.value_end],
-            })
+            });
+            if !kept {
+                bytes[e.name_start..e.value_end].fill(0);
+            }
+            kept
         });
     }
 

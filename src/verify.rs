@@ -1,0 +1,1339 @@
+//! Server side: verifying a signed request (RFC 5849 §3.2).
+//!
+//! A [`Verifier`] holds the application's [`CredentialStore`] (consumer and token secrets), a
+//! [`NonceStore`] and a [`Policy`]. It reads the protocol parameters from exactly one
+//! transport (the `Authorization` header, the query or a form body), then checks, in this
+//! order, and stops at the first failure:
+//!
+//! 1. the required parameters are present, none twice;
+//! 2. `oauth_version`, if given, is `1.0`;
+//! 3. the signature method is allowed (PLAINTEXT only over https unless the policy says
+//!    otherwise);
+//! 4. the timestamp is within the policy's window around the server's clock;
+//! 5. the signature, over the base string rebuilt by the same code that signs, compared in
+//!    constant time; an unknown consumer key or token is checked against a dummy secret, so
+//!    it costs the same time as a known one and fails the same way;
+//! 6. `oauth_body_hash` against the raw body, when present (or required by the policy);
+//! 7. only then, the nonce is recorded; a nonce seen before with the same consumer key, token
+//!    and timestamp is a replay. A request that fails an earlier check records nothing.
+//!
+//! ```
+//! use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+//! use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+//!
+//! // The server knows the client's secrets.
+//! let mut credentials = MemoryCredentials::new();
+//! credentials.add_consumer("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+//! credentials.add_token("dpf43f3p2l4k3l03", "nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
+//! let verifier = Verifier::new(credentials, MemoryNonceStore::new());
+//!
+//! // A client signs a request (RFC 5849 §3.1's example)…
+//! let request = Request::new("GET", "http://photos.example.net/photos?file=vacation.jpg&size=original")?;
+//! let signed = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"))
+//!     .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"))
+//!     .sign(&request, &Nonce::new("kllo9940pd9333jh")?, Timestamp::new(1191242096))?;
+//! let header = signed.authorization();
+//!
+//! // …and the server verifies it, at a time within the window.
+//! let now = Timestamp::new(1191242100);
+//! let verified = verifier.verify_at(&request, Some(&header), now).unwrap();
+//! assert_eq!(verified.consumer_key(), "dpf43f3p2l4k3l03");
+//! assert_eq!(verified.token(), Some("nnch734d00sl2jdk"));
+//!
+//! // The same request again is a replay.
+//! let replay = verifier.verify_at(&request, Some(&header), now).unwrap_err();
+//! assert_eq!(replay.reason().as_str(), "replayed-nonce");
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
+use subtle::ConstantTimeEq;
+use url::Url;
+
+use crate::encode;
+pub use crate::header::Limits;
+use crate::header::{Authorization, HeaderError};
+use crate::params::{Normalized, Parameters, Source};
+use crate::request::{self, Request};
+use crate::sign::{self, SignatureMethod, SigningKey};
+use crate::{Secret, Timestamp};
+
+/// What a [`Verifier`] accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Policy {
+    /// How far, in seconds, `oauth_timestamp` may be from the server's clock, either side.
+    /// Default: 300.
+    pub timestamp_window: u64,
+    /// The signature methods accepted. Default: all of them (the RSA methods verify only when
+    /// the [`CredentialStore`] has a public key for the consumer).
+    pub methods: Vec<SignatureMethod>,
+    /// Whether PLAINTEXT, which sends the secrets, is accepted over plain `http`.
+    /// Default: no.
+    pub plaintext_over_http: bool,
+    /// Whether a request with a body that is not a form must carry `oauth_body_hash`.
+    /// Default: no.
+    pub require_body_hash: bool,
+    /// Limits on the unauthenticated input.
+    pub limits: Limits,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            timestamp_window: 300,
+            methods: SignatureMethod::ALL.to_vec(),
+            plaintext_over_http: false,
+            require_body_hash: false,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Policy {
+    /// The timestamp window, in seconds either side of the server's clock.
+    #[must_use]
+    pub fn with_timestamp_window(mut self, seconds: u64) -> Self {
+        self.timestamp_window = seconds;
+        self
+    }
+
+    /// The accepted signature methods.
+    #[must_use]
+    pub fn with_methods(mut self, methods: &[SignatureMethod]) -> Self {
+        self.methods = methods.to_vec();
+        self
+    }
+
+    /// Accept PLAINTEXT over plain `http` (for tests on loopback; never on a network).
+    #[must_use]
+    pub fn allow_plaintext_over_http(mut self, allow: bool) -> Self {
+        self.plaintext_over_http = allow;
+        self
+    }
+
+    /// Require `oauth_body_hash` on requests whose body is not a form.
+    #[must_use]
+    pub fn require_body_hash(mut self, require: bool) -> Self {
+        self.require_body_hash = require;
+        self
+    }
+
+    /// The limits on unauthenticated input.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+/// An error of the application's credential or nonce store (a database that cannot be
+/// reached, say). It is never taken as a verdict on the request.
+#[derive(Debug)]
+pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// Wraps the store's own error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        StoreError(error.into())
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+/// Where the application keeps the secrets it shares with its clients.
+pub trait CredentialStore {
+    /// The consumer secret of `consumer_key`, or `None` if the key is unknown.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer.
+    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError>;
+
+    /// The secret of `token`, issued to `consumer_key`, or `None` if there is no such token.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer.
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError>;
+
+    /// The RSA public key of `consumer_key`, for `RSA-SHA1` and `RSA-SHA256`; `None` (the
+    /// default) refuses the RSA methods for this consumer.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer.
+    #[cfg(feature = "rsa")]
+    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
+        let _ = consumer_key;
+        Ok(None)
+    }
+}
+
+impl<T: CredentialStore + ?Sized> CredentialStore for &T {
+    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError> {
+        (**self).consumer_secret(consumer_key)
+    }
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        (**self).token_secret(consumer_key, token)
+    }
+    #[cfg(feature = "rsa")]
+    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
+        (**self).public_key(consumer_key)
+    }
+}
+
+impl<T: CredentialStore + ?Sized> CredentialStore for Arc<T> {
+    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError> {
+        (**self).consumer_secret(consumer_key)
+    }
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        (**self).token_secret(consumer_key, token)
+    }
+    #[cfg(feature = "rsa")]
+    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
+        (**self).public_key(consumer_key)
+    }
+}
+
+/// Credentials held in memory: for tests, tools and small deployments.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryCredentials {
+    consumers: HashMap<String, Secret>,
+    tokens: HashMap<(String, String), Secret>,
+    #[cfg(feature = "rsa")]
+    public_keys: HashMap<String, crate::PublicKey>,
+}
+
+impl MemoryCredentials {
+    /// No credentials.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryCredentials::default()
+    }
+
+    /// Adds (or replaces) a consumer.
+    pub fn add_consumer(&mut self, consumer_key: impl Into<String>, secret: impl Into<Secret>) {
+        self.consumers.insert(consumer_key.into(), secret.into());
+    }
+
+    /// Adds (or replaces) a token issued to `consumer_key`.
+    pub fn add_token(
+        &mut self,
+        consumer_key: impl Into<String>,
+        token: impl Into<String>,
+        secret: impl Into<Secret>,
+    ) {
+        self.tokens
+            .insert((consumer_key.into(), token.into()), secret.into());
+    }
+
+    /// Adds (or replaces) the RSA public key of a consumer.
+    #[cfg(feature = "rsa")]
+    pub fn add_public_key(&mut self, consumer_key: impl Into<String>, key: crate::PublicKey) {
+        self.public_keys.insert(consumer_key.into(), key);
+    }
+}
+
+impl CredentialStore for MemoryCredentials {
+    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError> {
+        Ok(self.consumers.get(consumer_key).cloned())
+    }
+
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        Ok(self
+            .tokens
+            .get(&(consumer_key.to_owned(), token.to_owned()))
+            .cloned())
+    }
+
+    #[cfg(feature = "rsa")]
+    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
+        Ok(self.public_keys.get(consumer_key).cloned())
+    }
+}
+
+/// The scope of a nonce (§3.3): unique per consumer key, token and timestamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NonceKey<'a> {
+    /// `oauth_consumer_key`.
+    pub consumer_key: &'a str,
+    /// `oauth_token`, if any.
+    pub token: Option<&'a str>,
+    /// `oauth_timestamp`.
+    pub timestamp: Timestamp,
+    /// `oauth_nonce`, decoded.
+    pub nonce: &'a [u8],
+}
+
+impl NonceKey<'_> {
+    /// One string for the whole scope: `enc(consumer_key)&enc(token)&timestamp&enc(nonce)`,
+    /// unambiguous because no encoded part contains `&`. Stores use it as their key.
+    #[must_use]
+    pub fn to_key_string(&self) -> String {
+        let mut key = String::with_capacity(
+            self.consumer_key.len() + self.nonce.len() + self.token.map_or(0, str::len) + 24,
+        );
+        encode::encode(self.consumer_key.as_bytes()).append_to(&mut key);
+        key.push('&');
+        encode::encode(self.token.unwrap_or("").as_bytes()).append_to(&mut key);
+        key.push('&');
+        key.push_str(&self.timestamp.to_string());
+        key.push('&');
+        encode::encode(self.nonce).append_to(&mut key);
+        key
+    }
+}
+
+/// Where verified nonces are recorded, to refuse replays.
+///
+/// Entries may be dropped after `expires_at`: from then on the timestamp check refuses the
+/// request anyway.
+pub trait NonceStore {
+    /// Records `nonce` if it is new, atomically; returns `true` if it was new, `false` if it
+    /// was already recorded (a replay).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer; the verification then fails with it and
+    /// never passes.
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError>;
+}
+
+impl<T: NonceStore + ?Sized> NonceStore for &T {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        (**self).insert(nonce, now, expires_at)
+    }
+}
+
+impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        (**self).insert(nonce, now, expires_at)
+    }
+}
+
+/// A nonce store in this process's memory, for one server instance. Expired entries are
+/// dropped as time passes. Several instances need a shared store, such as
+/// [`RedisNonceStore`](crate::verify::RedisNonceStore) (feature `redis`).
+#[derive(Debug, Default)]
+pub struct MemoryNonceStore {
+    state: Mutex<MemoryState>,
+}
+
+#[derive(Debug, Default)]
+struct MemoryState {
+    expires: HashMap<String, u64>,
+    next_purge: u64,
+}
+
+impl MemoryNonceStore {
+    /// An empty store.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryNonceStore::default()
+    }
+
+    /// The number of nonces held (expired ones included until the next purge).
+    ///
+    /// # Panics
+    ///
+    /// Never: a poisoned lock is read through.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .expires
+            .len()
+    }
+
+    /// Whether the store holds no nonce.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl NonceStore for MemoryNonceStore {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let mut state = self
+            .state
+            .lock()
+            .map_err(|_| StoreError::new("the nonce store's lock is poisoned"))?;
+        let now = now.as_secs();
+        if now >= state.next_purge {
+            state.expires.retain(|_, expires| *expires >= now);
+            state.next_purge = now.saturating_add(60);
+        }
+        let key = nonce.to_key_string();
+        match state.expires.get(&key) {
+            Some(&expires) if expires >= now => Ok(false),
+            _ => {
+                state.expires.insert(key, expires_at.as_secs());
+                Ok(true)
+            }
+        }
+    }
+}
+
+#[cfg(feature = "redis")]
+mod redis_store;
+#[cfg(feature = "redis")]
+pub use redis_store::RedisNonceStore;
+
+/// The failed check, as the `reason` ids of the request-case format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The header, query or body cannot be parsed, or exceeds a limit.
+    MalformedRequest,
+    /// A required protocol parameter is absent.
+    MissingParameter,
+    /// A protocol parameter is given twice.
+    DuplicateParameter,
+    /// The signature method is unknown or not accepted.
+    UnsupportedSignatureMethod,
+    /// `oauth_version` is not `1.0`.
+    BadVersion,
+    /// The timestamp is outside the window.
+    StaleTimestamp,
+    /// The nonce was used before.
+    ReplayedNonce,
+    /// The signature does not match (or the consumer key or token is unknown).
+    BadSignature,
+    /// `oauth_body_hash` does not match the body.
+    BadBodyHash,
+    /// PLAINTEXT over plain http.
+    InsecureTransport,
+    /// A store failed; no verdict on the request.
+    StoreFailure,
+}
+
+impl Reason {
+    /// The id: `malformed-request`, `missing-parameter`, `duplicate-parameter`,
+    /// `unsupported-signature-method`, `bad-version`, `stale-timestamp`, `replayed-nonce`,
+    /// `bad-signature`, `bad-body-hash`, `insecure-transport`, or `store-failure`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::MalformedRequest => "malformed-request",
+            Reason::MissingParameter => "missing-parameter",
+            Reason::DuplicateParameter => "duplicate-parameter",
+            Reason::UnsupportedSignatureMethod => "unsupported-signature-method",
+            Reason::BadVersion => "bad-version",
+            Reason::StaleTimestamp => "stale-timestamp",
+            Reason::ReplayedNonce => "replayed-nonce",
+            Reason::BadSignature => "bad-signature",
+            Reason::BadBodyHash => "bad-body-hash",
+            Reason::InsecureTransport => "insecure-transport",
+            Reason::StoreFailure => "store-failure",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// Why a request was not verified. The message says what the client must change; it never
+/// contains a secret or the expected signature.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum VerifyError {
+    /// The header, query or body cannot be parsed, or exceeds a limit.
+    #[non_exhaustive]
+    Malformed {
+        /// What is wrong.
+        detail: String,
+    },
+    /// Required protocol parameters are absent.
+    #[non_exhaustive]
+    MissingParameters {
+        /// Their names.
+        names: Vec<&'static str>,
+    },
+    /// A protocol parameter is given twice.
+    #[non_exhaustive]
+    DuplicateParameter {
+        /// Its name.
+        name: String,
+    },
+    /// The signature method is unknown or not accepted.
+    #[non_exhaustive]
+    UnsupportedSignatureMethod {
+        /// The method as sent.
+        method: String,
+        /// The accepted methods.
+        accepted: Vec<SignatureMethod>,
+    },
+    /// `oauth_version` is not `1.0`.
+    #[non_exhaustive]
+    BadVersion {
+        /// The version as sent.
+        version: String,
+    },
+    /// PLAINTEXT over plain http.
+    InsecureTransport,
+    /// The timestamp is outside the window.
+    #[non_exhaustive]
+    StaleTimestamp {
+        /// `oauth_timestamp`.
+        timestamp: u64,
+        /// The server's clock.
+        now: u64,
+        /// The window, in seconds either side.
+        window: u64,
+    },
+    /// The signature does not match (or the consumer key or token is unknown: the two fail
+    /// alike, in the same time).
+    #[non_exhaustive]
+    BadSignature {
+        /// The base string the server built, which a client may compare with its own.
+        base_string: String,
+    },
+    /// `oauth_body_hash` does not match the body, or is sent with a form body.
+    #[non_exhaustive]
+    BadBodyHash {
+        /// What is wrong.
+        detail: &'static str,
+    },
+    /// The nonce was used before with this consumer key, token and timestamp.
+    ReplayedNonce,
+    /// A store failed.
+    Store(StoreError),
+}
+
+impl VerifyError {
+    /// The failed check.
+    #[must_use]
+    pub fn reason(&self) -> Reason {
+        match self {
+            VerifyError::Malformed { .. } => Reason::MalformedRequest,
+            VerifyError::MissingParameters { .. } => Reason::MissingParameter,
+            VerifyError::DuplicateParameter { .. } => Reason::DuplicateParameter,
+            VerifyError::UnsupportedSignatureMethod { .. } => Reason::UnsupportedSignatureMethod,
+            VerifyError::BadVersion { .. } => Reason::BadVersion,
+            VerifyError::InsecureTransport => Reason::InsecureTransport,
+            VerifyError::StaleTimestamp { .. } => Reason::StaleTimestamp,
+            VerifyError::BadSignature { .. } => Reason::BadSignature,
+            VerifyError::BadBodyHash { .. } => Reason::BadBodyHash,
+            VerifyError::ReplayedNonce => Reason::ReplayedNonce,
+            VerifyError::Store(_) => Reason::StoreFailure,
+        }
+    }
+
+    /// The HTTP status to answer with (RFC 5849 §3.2): 400 for a request that is malformed
+    /// or uses what the server does not support, 401 for one that is not authentic, 503 when
+    /// a store failed.
+    #[must_use]
+    pub fn status(&self) -> u16 {
+        match self.reason() {
+            Reason::MalformedRequest
+            | Reason::MissingParameter
+            | Reason::DuplicateParameter
+            | Reason::UnsupportedSignatureMethod
+            | Reason::BadVersion
+            | Reason::InsecureTransport => 400,
+            Reason::StoreFailure => 503,
+            _ => 401,
+        }
+    }
+
+    /// The OAuth Problem Reporting answer (`oauth_problem=…`), or `None` for a store failure,
+    /// which is the server's problem.
+    #[must_use]
+    pub fn problem(&self) -> Option<Problem> {
+        let (problem, extra) = match self {
+            VerifyError::Malformed { .. } => ("parameter_rejected", None),
+            VerifyError::MissingParameters { names } => (
+                "parameter_absent",
+                Some(("oauth_parameters_absent", names.join("&"))),
+            ),
+            VerifyError::DuplicateParameter { name } => (
+                "parameter_rejected",
+                Some(("oauth_parameters_rejected", name.clone())),
+            ),
+            VerifyError::UnsupportedSignatureMethod { .. } | VerifyError::InsecureTransport => {
+                ("signature_method_rejected", None)
+            }
+            VerifyError::BadVersion { .. } => (
+                "version_rejected",
+                Some(("oauth_acceptable_versions", "1.0-1.0".to_owned())),
+            ),
+            VerifyError::StaleTimestamp { now, window, .. } => (
+                "timestamp_refused",
+                Some((
+                    "oauth_acceptable_timestamps",
+                    format!(
+                        "{}-{}",
+                        now.saturating_sub(*window),
+                        now.saturating_add(*window)
+                    ),
+                )),
+            ),
+            VerifyError::BadSignature { .. } | VerifyError::BadBodyHash { .. } => {
+                ("signature_invalid", None)
+            }
+            VerifyError::ReplayedNonce => ("nonce_used", None),
+            VerifyError::Store(_) => return None,
+        };
+        Some(Problem {
+            status: self.status(),
+            name: problem,
+            extra,
+            advice: self.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Malformed { detail } => f.write_str(detail),
+            VerifyError::MissingParameters { names } => {
+                write!(f, "missing {}", names.join(", "))
+            }
+            VerifyError::DuplicateParameter { name } => write!(
+                f,
+                "{} is given more than once; send each protocol parameter once",
+                name.escape_default()
+            ),
+            VerifyError::UnsupportedSignatureMethod { method, accepted } => {
+                write!(
+                    f,
+                    "signature method \"{}\" is not accepted; use ",
+                    method.escape_default()
+                )?;
+                for (i, m) in accepted.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(if i + 1 == accepted.len() { " or " } else { ", " })?;
+                    }
+                    f.write_str(m.as_str())?;
+                }
+                Ok(())
+            }
+            VerifyError::BadVersion { version } => write!(
+                f,
+                "oauth_version \"{}\" is not supported: send 1.0 or leave it out",
+                version.escape_default()
+            ),
+            VerifyError::InsecureTransport => f.write_str(
+                "PLAINTEXT sends the secrets and is refused over plain http: use https or an HMAC method",
+            ),
+            VerifyError::StaleTimestamp {
+                timestamp,
+                now,
+                window,
+            } => write!(
+                f,
+                "oauth_timestamp {timestamp} is {} seconds {} the server's clock ({now}); at most {window} are accepted: check the client's clock",
+                timestamp.abs_diff(*now),
+                if timestamp < now { "behind" } else { "ahead of" }
+            ),
+            VerifyError::BadSignature { .. } => f.write_str(
+                "the signature does not match: compare the client's base string with the server's, and check the consumer secret and token secret (an unknown consumer key or token fails this way too)",
+            ),
+            VerifyError::BadBodyHash { detail } => f.write_str(detail),
+            VerifyError::ReplayedNonce => f.write_str(
+                "this nonce was already used with this consumer key, token and timestamp: sign every request with a fresh nonce",
+            ),
+            VerifyError::Store(e) => write!(f, "the server's credential or nonce store failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VerifyError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<StoreError> for VerifyError {
+    fn from(e: StoreError) -> Self {
+        VerifyError::Store(e)
+    }
+}
+
+/// An OAuth Problem Reporting answer: the HTTP status and the `oauth_problem` body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    status: u16,
+    name: &'static str,
+    extra: Option<(&'static str, String)>,
+    advice: String,
+}
+
+impl Problem {
+    /// The HTTP status, 400 or 401.
+    #[must_use]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The `oauth_problem` value: `parameter_absent`, `parameter_rejected`,
+    /// `signature_method_rejected`, `version_rejected`, `timestamp_refused`,
+    /// `signature_invalid` or `nonce_used`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The body, `application/x-www-form-urlencoded`: `oauth_problem`, the parameter the
+    /// problem defines when it has one (`oauth_parameters_absent`,
+    /// `oauth_acceptable_timestamps`, …) and `oauth_problem_advice`.
+    #[must_use]
+    pub fn to_urlencoded(&self) -> String {
+        let mut out = format!("oauth_problem={}", self.name);
+        if let Some((name, value)) = &self.extra {
+            out.push('&');
+            out.push_str(name);
+            out.push('=');
+            encode::encode(value.as_bytes()).append_to(&mut out);
+        }
+        out.push_str("&oauth_problem_advice=");
+        encode::encode(self.advice.as_bytes()).append_to(&mut out);
+        out
+    }
+}
+
+/// The `WWW-Authenticate` value of a 401 answer: `OAuth realm="…"` (RFC 5849 §3.2).
+#[must_use]
+pub fn www_authenticate(realm: &crate::Realm) -> String {
+    crate::header::build(Some(realm), std::iter::empty())
+}
+
+/// A verified request: who signed it, and everything it signed.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    consumer_key: String,
+    token: Option<String>,
+    method: SignatureMethod,
+    timestamp: Timestamp,
+    realm: Option<String>,
+    params: Normalized,
+}
+
+impl Verified {
+    /// `oauth_consumer_key`.
+    #[must_use]
+    pub fn consumer_key(&self) -> &str {
+        &self.consumer_key
+    }
+
+    /// `oauth_token`, if the request carried a non-empty one.
+    #[must_use]
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The signature method.
+    #[must_use]
+    pub fn signature_method(&self) -> SignatureMethod {
+        self.method
+    }
+
+    /// `oauth_timestamp`.
+    #[must_use]
+    pub fn timestamp(&self) -> Timestamp {
+        self.timestamp
+    }
+
+    /// The realm of the Authorization header, if any.
+    #[must_use]
+    pub fn realm(&self) -> Option<&str> {
+        self.realm.as_deref()
+    }
+
+    /// Every signed parameter (query, form body and protocol, `oauth_signature` excepted), in
+    /// normalized order.
+    #[must_use]
+    pub fn parameters(&self) -> &Normalized {
+        &self.params
+    }
+
+    /// The value of the protocol parameter `name` (`oauth_callback`, `oauth_verifier`, …).
+    #[must_use]
+    pub fn protocol_parameter(&self, name: &str) -> Option<&[u8]> {
+        self.params
+            .iter()
+            .find(|p| p.name.starts_with(b"oauth_") && p.name == name.as_bytes())
+            .map(|p| p.value)
+    }
+}
+
+/// Verifies signed requests; see the [module documentation](self) for the checks.
+#[derive(Debug)]
+pub struct Verifier<C, N> {
+    credentials: C,
+    nonces: N,
+    policy: Policy,
+}
+
+/// The protocol parameters of the transport that carries them, copied out of the collected
+/// parameters so that `oauth_signature` can then be dropped from those.
+#[derive(Default)]
+struct Protocol {
+    consumer_key: Option<Vec<u8>>,
+    token: Option<Vec<u8>>,
+    signature_method: Option<Vec<u8>>,
+    signature: Option<zeroize::Zeroizing<Vec<u8>>>,
+    timestamp: Option<Vec<u8>>,
+    nonce: Option<Vec<u8>>,
+    version: Option<Vec<u8>>,
+    body_hash: Option<Vec<u8>>,
+}
+
+impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
+    /// A verifier with the default [`Policy`].
+    pub fn new(credentials: C, nonces: N) -> Self {
+        Verifier {
+            credentials,
+            nonces,
+            policy: Policy::default(),
+        }
+    }
+
+    /// The policy.
+    #[must_use]
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The credential store.
+    pub fn credentials(&self) -> &C {
+        &self.credentials
+    }
+
+    /// The nonce store.
+    pub fn nonces(&self) -> &N {
+        &self.nonces
+    }
+
+    /// Verifies `request` (its URL the public one the client used), with its `Authorization`
+    /// header if it has one, at the system clock's time.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn verify(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<Verified, VerifyError> {
+        let now = Timestamp::now().map_err(|e| VerifyError::Store(StoreError::new(e)))?;
+        self.verify_at(request, authorization, now)
+    }
+
+    /// Verifies `request` with the server's clock reading `now`.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn verify_at(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+    ) -> Result<Verified, VerifyError> {
+        let (mut params, realm) = self.collect(request, authorization)?;
+        let protocol = find_protocol(&params)?;
+
+        let (method, timestamp) = self.check_protocol(request, &protocol, now)?;
+        let window = self.policy.timestamp_window;
+
+        // 5. Signature, over the base string rebuilt by the signing code.
+        let utf8 = |value: &Option<Vec<u8>>, name: &str| {
+            String::from_utf8(value.clone().unwrap_or_default()).map_err(|_| {
+                VerifyError::Malformed {
+                    detail: format!("{name} is not UTF-8"),
+                }
+            })
+        };
+        let consumer_key = utf8(&protocol.consumer_key, "oauth_consumer_key")?;
+        let token = Some(utf8(&protocol.token, "oauth_token")?).filter(|t| !t.is_empty());
+        params.retain(|p| p.name != b"oauth_signature");
+        let params = params.normalize();
+        let base_string =
+            request::build_base_string(request, &params).map_err(|e| VerifyError::Malformed {
+                detail: e.to_string(),
+            })?;
+        let signature = protocol
+            .signature
+            .as_ref()
+            .map_or(&[][..], |s| s.as_slice());
+        let authentic = self.check_signature(
+            method,
+            &consumer_key,
+            token.as_deref(),
+            base_string.as_bytes(),
+            signature,
+        )?;
+        if !authentic {
+            return Err(VerifyError::BadSignature {
+                base_string: base_string.into_string(),
+            });
+        }
+
+        // 6. Body hash.
+        if let Some(sent) = &protocol.body_hash {
+            if request.has_form_body() {
+                return Err(VerifyError::BadBodyHash {
+                    detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
+                });
+            }
+            let expected = sign::body_hash(method, request.body());
+            if !bool::from(expected.as_bytes().ct_eq(sent)) {
+                return Err(VerifyError::BadBodyHash {
+                    detail:
+                        "oauth_body_hash does not match the body: hash the body exactly as sent",
+                });
+            }
+        }
+
+        // 7. Nonce, last: only an authentic request is recorded.
+        let nonce = protocol.nonce.as_deref().unwrap_or_default();
+        let key = NonceKey {
+            consumer_key: &consumer_key,
+            token: token.as_deref(),
+            timestamp,
+            nonce,
+        };
+        let expires_at = Timestamp::new(timestamp.as_secs().saturating_add(window));
+        if !self.nonces.insert(&key, now, expires_at)? {
+            return Err(VerifyError::ReplayedNonce);
+        }
+
+        Ok(Verified {
+            consumer_key,
+            token,
+            method,
+            timestamp,
+            realm,
+            params,
+        })
+    }
+
+    /// Checks 1 to 4: required parameters, version, signature method, timestamp.
+    fn check_protocol(
+        &self,
+        request: &Request<'_>,
+        protocol: &Protocol,
+        now: Timestamp,
+    ) -> Result<(SignatureMethod, Timestamp), VerifyError> {
+        // 1. Required parameters.
+        let body_hash_required =
+            self.policy.require_body_hash && !request.has_form_body() && !request.body().is_empty();
+        let required = [
+            ("oauth_consumer_key", protocol.consumer_key.is_some()),
+            (
+                "oauth_signature_method",
+                protocol.signature_method.is_some(),
+            ),
+            ("oauth_signature", protocol.signature.is_some()),
+            ("oauth_timestamp", protocol.timestamp.is_some()),
+            ("oauth_nonce", protocol.nonce.is_some()),
+            (
+                "oauth_body_hash",
+                protocol.body_hash.is_some() || !body_hash_required,
+            ),
+        ];
+        let missing: Vec<&'static str> = required
+            .iter()
+            .filter(|(_, present)| !present)
+            .map(|(name, _)| *name)
+            .collect();
+        if !missing.is_empty() {
+            return Err(VerifyError::MissingParameters { names: missing });
+        }
+        let text = |value: &Option<Vec<u8>>| {
+            String::from_utf8_lossy(value.as_deref().unwrap_or_default()).into_owned()
+        };
+
+        // 2. Version.
+        if let Some(version) = &protocol.version {
+            if version != b"1.0" {
+                return Err(VerifyError::BadVersion {
+                    version: text(&protocol.version),
+                });
+            }
+        }
+
+        // 3. Signature method.
+        let method = std::str::from_utf8(protocol.signature_method.as_deref().unwrap_or_default())
+            .ok()
+            .and_then(|m| m.parse::<SignatureMethod>().ok())
+            .filter(|m| self.policy.methods.contains(m))
+            .ok_or_else(|| VerifyError::UnsupportedSignatureMethod {
+                method: text(&protocol.signature_method),
+                accepted: self.policy.methods.clone(),
+            })?;
+        if method == SignatureMethod::Plaintext
+            && request.url().scheme() != "https"
+            && !self.policy.plaintext_over_http
+        {
+            return Err(VerifyError::InsecureTransport);
+        }
+
+        // 4. Timestamp.
+        let timestamp = std::str::from_utf8(protocol.timestamp.as_deref().unwrap_or_default())
+            .ok()
+            .and_then(|t| t.parse::<Timestamp>().ok())
+            .ok_or_else(|| VerifyError::Malformed {
+                detail: format!(
+                    "oauth_timestamp \"{}\" is not a whole number of seconds since 1970",
+                    text(&protocol.timestamp).escape_default()
+                ),
+            })?;
+        let window = self.policy.timestamp_window;
+        if timestamp.as_secs().abs_diff(now.as_secs()) > window {
+            return Err(VerifyError::StaleTimestamp {
+                timestamp: timestamp.as_secs(),
+                now: now.as_secs(),
+                window,
+            });
+        }
+
+        Ok((method, timestamp))
+    }
+
+    /// Collects the query, form body and header parameters (all but `realm`), within the
+    /// limits.
+    fn collect(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(Parameters, Option<String>), VerifyError> {
+        let limits = &self.policy.limits;
+        let header = authorization
+            .map(|h| Authorization::parse_with(h, limits))
+            .transpose()
+            .map_err(|e: HeaderError| VerifyError::Malformed {
+                detail: e.to_string(),
+            })?;
+        let (header_count, header_bytes) = header.as_ref().map_or((0, 0), |h| {
+            (
+                h.parameters().len(),
+                h.parameters().map(|(n, v)| n.len() + v.len()).sum(),
+            )
+        });
+        let mut params =
+            request::collect_parameters(request, header_count, header_bytes).map_err(|e| {
+                VerifyError::Malformed {
+                    detail: e.to_string(),
+                }
+            })?;
+        if params.len() + header_count > limits.max_parameters {
+            return Err(VerifyError::Malformed {
+                detail: format!(
+                    "the request has more than {} parameters",
+                    limits.max_parameters
+                ),
+            });
+        }
+        let mut realm = None;
+        if let Some(header) = header {
+            for (name, value) in header.parameters() {
+                params.push(Source::Protocol, name.as_bytes(), value);
+            }
+            realm = header.realm().map(str::to_owned);
+        }
+        Ok((params, realm))
+    }
+
+    /// Compares the signature in constant time. Unknown credentials are checked against a
+    /// dummy key and never match.
+    fn check_signature(
+        &self,
+        method: SignatureMethod,
+        consumer_key: &str,
+        token: Option<&str>,
+        base_string: &[u8],
+        signature: &[u8],
+    ) -> Result<bool, VerifyError> {
+        if method.is_rsa() {
+            return self.check_rsa(method, consumer_key, base_string, signature);
+        }
+        let consumer_secret = self.credentials.consumer_secret(consumer_key)?;
+        let token_secret = match token {
+            Some(token) => self.credentials.token_secret(consumer_key, token)?,
+            None => Some(Secret::default()),
+        };
+        let known = consumer_secret.is_some() && token_secret.is_some();
+        let dummy = || Secret::from(&b"unknown-credentials-are-checked-against-this"[..]);
+        let key = SigningKey::new(
+            &consumer_secret.unwrap_or_else(dummy),
+            &token_secret.unwrap_or_else(dummy),
+        );
+        let matches = if method == SignatureMethod::Plaintext {
+            key.expose().ct_eq(signature)
+        } else {
+            let expected = sign::hmac_digest(method, &key, base_string)
+                .map_err(|e| VerifyError::Store(StoreError::new(e.to_string())))?;
+            // Strict base64: canonical padding, no trailing bits; anything else cannot match.
+            let sent = BASE64.decode(signature).unwrap_or_default();
+            expected.ct_eq(&sent)
+        };
+        Ok(known && bool::from(matches))
+    }
+
+    #[cfg(feature = "rsa")]
+    fn check_rsa(
+        &self,
+        method: SignatureMethod,
+        consumer_key: &str,
+        base_string: &[u8],
+        signature: &[u8],
+    ) -> Result<bool, VerifyError> {
+        let Some(key) = self.credentials.public_key(consumer_key)? else {
+            return Ok(false);
+        };
+        let Ok(sent) = BASE64.decode(signature) else {
+            return Ok(false);
+        };
+        Ok(sign::rsa_verify(method, &key, base_string, &sent))
+    }
+
+    #[cfg(not(feature = "rsa"))]
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    fn check_rsa(
+        &self,
+        _: SignatureMethod,
+        _: &str,
+        _: &[u8],
+        _: &[u8],
+    ) -> Result<bool, VerifyError> {
+        Ok(false)
+    }
+}
+
+/// Finds the transport that carries the `oauth_*` parameters (exactly one may) and copies
+/// them out, refusing duplicates.
+fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
+    let mut transport: Option<Source> = None;
+    for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
+        match transport {
+            None => transport = Some(p.source),
+            Some(t) if t != p.source => {
+                let place = |s: Source| match s {
+                    Source::Protocol => "the Authorization header",
+                    Source::Query => "the query",
+                    Source::Body => "the form body",
+                };
+                return Err(VerifyError::Malformed {
+                    detail: format!(
+                        "protocol parameters are sent in both {} and {}: send them in one place",
+                        place(t),
+                        place(p.source)
+                    ),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    // Every protocol parameter once, extensions included.
+    let mut names: Vec<&[u8]> = params
+        .iter()
+        .filter(|p| p.name.starts_with(b"oauth_"))
+        .map(|p| p.name)
+        .collect();
+    names.sort_unstable();
+    if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(VerifyError::DuplicateParameter {
+            name: String::from_utf8_lossy(pair[0]).into_owned(),
+        });
+    }
+
+    let mut protocol = Protocol::default();
+    for p in params.iter() {
+        let slot = match p.name {
+            b"oauth_consumer_key" => &mut protocol.consumer_key,
+            b"oauth_token" => &mut protocol.token,
+            b"oauth_signature_method" => &mut protocol.signature_method,
+            b"oauth_timestamp" => &mut protocol.timestamp,
+            b"oauth_nonce" => &mut protocol.nonce,
+            b"oauth_version" => &mut protocol.version,
+            b"oauth_body_hash" => &mut protocol.body_hash,
+            b"oauth_signature" => {
+                protocol.signature = Some(zeroize::Zeroizing::new(p.value.to_vec()));
+                continue;
+            }
+            // Other parameters (oauth_callback, oauth_verifier, extensions, and the request's
+            // own) are signed like the rest.
+            _ => continue,
+        };
+        *slot = Some(p.value.to_vec());
+    }
+    Ok(protocol)
+}
+
+/// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
+/// is what it signed.
+///
+/// ```
+/// use oauth1_signer::verify::PublicOrigin;
+/// use url::Url;
+///
+/// let fixed = PublicOrigin::Fixed(Url::parse("https://api.example.com")?);
+/// let url = fixed.url("/1/photos?size=original", [("X-Forwarded-Host", "evil.example")])?;
+/// assert_eq!(url.as_str(), "https://api.example.com/1/photos?size=original");
+///
+/// let proxied = PublicOrigin::TrustedProxy(Url::parse("http://localhost:8080")?);
+/// let url = proxied.url("/1/photos", [("Forwarded", "for=192.0.2.60;proto=https;host=api.example.com")])?;
+/// assert_eq!(url.as_str(), "https://api.example.com/1/photos");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PublicOrigin {
+    /// The configured scheme, host and port; forwarding headers are ignored. The safe choice.
+    Fixed(Url),
+    /// Behind exactly one reverse proxy that the application trusts to set `Forwarded`
+    /// (RFC 7239; its last element) or `X-Forwarded-Proto` and `X-Forwarded-Host` (their
+    /// last values); what they do not say is taken from the given origin.
+    TrustedProxy(Url),
+}
+
+impl PublicOrigin {
+    /// The public URL for `path_and_query` (the request target, starting with `/`) given the
+    /// request's headers as (name, value) pairs.
+    ///
+    /// # Errors
+    ///
+    /// [`VerifyError::Malformed`] for a target that does not start with `/`, or forwarding
+    /// headers naming a scheme other than http or https or a malformed host.
+    pub fn url<'h>(
+        &self,
+        path_and_query: &str,
+        headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    ) -> Result<Url, VerifyError> {
+        let malformed = |detail: String| VerifyError::Malformed { detail };
+        if !path_and_query.starts_with('/') {
+            return Err(malformed(format!(
+                "the request target \"{}\" does not start with '/'",
+                path_and_query.escape_default()
+            )));
+        }
+        let (origin, proto, host) = match self {
+            PublicOrigin::Fixed(origin) => (origin, None, None),
+            PublicOrigin::TrustedProxy(origin) => {
+                let (proto, host) = forwarded(headers);
+                (origin, proto, host)
+            }
+        };
+        let scheme = proto.unwrap_or_else(|| origin.scheme().to_owned());
+        if scheme != "http" && scheme != "https" {
+            return Err(malformed(format!(
+                "the forwarded scheme \"{}\" is not http or https",
+                scheme.escape_default()
+            )));
+        }
+        let authority = if let Some(host) = host {
+            if host.is_empty()
+                || host
+                    .bytes()
+                    .any(|b| b <= b' ' || b"/?#@\\\"".contains(&b) || b >= 0x7f)
+            {
+                return Err(malformed(format!(
+                    "the forwarded host \"{}\" is not a host",
+                    host.escape_default()
+                )));
+            }
+            host
+        } else {
+            let host = origin.host_str().unwrap_or_default();
+            match origin.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host.to_owned(),
+            }
+        };
+        Url::parse(&format!("{scheme}://{authority}{path_and_query}"))
+            .map_err(|e| malformed(format!("the public URL cannot be built: {e}")))
+    }
+}
+
+/// The scheme and host a trusted proxy forwarded.
+fn forwarded<'h>(
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+) -> (Option<String>, Option<String>) {
+    let (mut forwarded, mut x_proto, mut x_host) = (None, None, None);
+    for (name, value) in headers {
+        if name.eq_ignore_ascii_case("forwarded") {
+            forwarded = Some(value);
+        } else if name.eq_ignore_ascii_case("x-forwarded-proto") {
+            x_proto = Some(value);
+        } else if name.eq_ignore_ascii_case("x-forwarded-host") {
+            x_host = Some(value);
+        }
+    }
+    if let Some(value) = forwarded {
+        let element = value.rsplit(',').next().unwrap_or("");
+        let (mut proto, mut host) = (None, None);
+        for pair in element.split(';') {
+            let Some((k, v)) = pair.split_once('=') else {
+                continue;
+            };
+            let v = v.trim();
+            let v = v
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .unwrap_or(v);
+            match k.trim().to_ascii_lowercase().as_str() {
+                "proto" => proto = Some(v.to_ascii_lowercase()),
+                "host" => host = Some(v.to_owned()),
+                _ => {}
+            }
+        }
+        return (proto, host);
+    }
+    let last = |v: &str| v.rsplit(',').next().unwrap_or("").trim().to_owned();
+    (
+        x_proto.map(|v| last(v).to_ascii_lowercase()),
+        x_host.map(last),
+    )
+}
