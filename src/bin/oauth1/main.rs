@@ -5,6 +5,9 @@
 //! oauth1 sign --method POST --url 'https://api.example.com/1/x.json?a=1' \
 //!     --consumer-key KEY --token TOKEN --nonce N --timestamp 1318622958
 //! oauth1 sign --jsonl < cases.jsonl
+//! oauth1 verify --method GET --url 'https://api.example.com/1/x.json?a=1' \
+//!     --authorization 'OAuth oauth_consumer_key="KEY", …'
+//! oauth1 verify --jsonl < received.jsonl
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
@@ -37,6 +40,8 @@ struct Cli {
 enum Command {
     /// Sign a request: print its base string, signature and Authorization header.
     Sign(Box<SignArgs>),
+    /// Verify a received request as a server would: every check, and the first that fails.
+    Verify(Box<VerifyArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -111,11 +116,61 @@ struct SignArgs {
     body_hash: bool,
 }
 
+#[derive(Args)]
+struct VerifyArgs {
+    /// Read received requests as JSON Lines on standard input (the request-case verify
+    /// format) and write one verdict line for each; one nonce store serves the whole stream.
+    #[arg(long, conflicts_with_all = ["url", "authorization"])]
+    jsonl: bool,
+
+    /// HTTP method.
+    #[arg(long, default_value = "GET")]
+    method: String,
+    /// The public URL the client used, query included.
+    #[arg(long, required_unless_present = "jsonl")]
+    url: Option<String>,
+    /// Request body, exactly as received.
+    #[arg(long, conflicts_with = "body_file")]
+    body: Option<String>,
+    /// Read the request body from a file, byte for byte.
+    #[arg(long, value_name = "FILE")]
+    body_file: Option<PathBuf>,
+    /// The request's Content-Type.
+    #[arg(long)]
+    content_type: Option<String>,
+    /// The received Authorization header value; leave out when the oauth_* parameters travel
+    /// in the query or the form body.
+    #[arg(long)]
+    authorization: Option<String>,
+
+    /// The consumer secret the server holds for the presented consumer key.
+    #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
+    consumer_secret: Option<String>,
+    /// The token secret the server holds for the presented token.
+    #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
+    token_secret: Option<String>,
+    /// PEM file of the consumer's RSA public key, for the RSA methods.
+    #[arg(long, value_name = "FILE")]
+    public_key_file: Option<PathBuf>,
+
+    /// The server's clock, in unix seconds; the system clock when absent.
+    #[arg(long)]
+    now: Option<u64>,
+    /// Seconds either side of the clock that oauth_timestamp may be.
+    #[arg(long, default_value_t = 300)]
+    timestamp_window: u64,
+    /// Accept PLAINTEXT over plain http.
+    #[arg(long)]
+    allow_plaintext_over_http: bool,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sign(args) if args.jsonl => sign_jsonl(),
         Command::Sign(args) => sign_one(*args),
+        Command::Verify(args) if args.jsonl => verify::jsonl(),
+        Command::Verify(args) => verify::one(*args),
         Command::Encode { value } => encode(&value),
     };
     match result {
@@ -298,6 +353,11 @@ fn to_json(line: &ResultLine<'_>) -> String {
 }
 
 fn sign_jsonl() -> Result<(), String> {
+    each_line(answer)
+}
+
+/// Answers each non-blank line of standard input with one line of standard output.
+fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
     let stdin = io::stdin().lock();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     for line in stdin.lines() {
@@ -309,6 +369,8 @@ fn sign_jsonl() -> Result<(), String> {
     }
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }
+
+mod verify;
 
 fn sign_one(args: SignArgs) -> Result<(), String> {
     let private_key_pem = args

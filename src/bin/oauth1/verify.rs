@@ -1,0 +1,255 @@
+//! `oauth1 verify`: a received request checked as a server checks it.
+
+use oauth1_signer::verify::{
+    CredentialStore, MemoryNonceStore, Policy, StoreError, Verified, Verifier, VerifyError,
+};
+use oauth1_signer::{Request, Secret, Timestamp};
+use serde::{Deserialize, Serialize};
+
+use super::VerifyArgs;
+
+/// A verify line of the request-case format: the request as received and what the server
+/// knows.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Received {
+    #[serde(rename = "name")]
+    _name: String,
+    method: String,
+    url: String,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    content_type: Option<String>,
+    #[serde(default)]
+    authorization: Option<String>,
+    consumer_secret: String,
+    #[serde(default)]
+    token_secret: Option<String>,
+    /// This tool's extension: the consumer's RSA public key, for the RSA methods.
+    #[serde(default)]
+    public_key_pem: Option<String>,
+    now: u64,
+    #[serde(default)]
+    timestamp_window: Option<u64>,
+    #[serde(default, rename = "source")]
+    _source: Option<serde::de::IgnoredAny>,
+    #[serde(default, rename = "expected")]
+    _expected: Option<serde::de::IgnoredAny>,
+}
+
+/// The secrets the server holds for whatever consumer key and token the request presents.
+struct Held {
+    consumer_secret: Secret,
+    token_secret: Secret,
+    #[cfg(feature = "rsa")]
+    public_key: Option<oauth1_signer::PublicKey>,
+}
+
+impl Held {
+    fn new(
+        consumer_secret: &str,
+        token_secret: Option<&str>,
+        public_key_pem: Option<&str>,
+    ) -> Result<Held, String> {
+        #[cfg(feature = "rsa")]
+        let public_key = public_key_pem
+            .map(oauth1_signer::PublicKey::from_pem)
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        #[cfg(not(feature = "rsa"))]
+        if public_key_pem.is_some() {
+            return Err(
+                "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa"
+                    .to_owned(),
+            );
+        }
+        Ok(Held {
+            consumer_secret: Secret::from(consumer_secret),
+            token_secret: Secret::from(token_secret.unwrap_or("")),
+            #[cfg(feature = "rsa")]
+            public_key,
+        })
+    }
+}
+
+impl CredentialStore for Held {
+    fn consumer_secret(&self, _: &str) -> Result<Option<Secret>, StoreError> {
+        Ok(Some(self.consumer_secret.clone()))
+    }
+
+    fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
+        Ok(Some(self.token_secret.clone()))
+    }
+
+    #[cfg(feature = "rsa")]
+    fn public_key(&self, _: &str) -> Result<Option<oauth1_signer::PublicKey>, StoreError> {
+        Ok(self.public_key.clone())
+    }
+}
+
+#[derive(Serialize)]
+struct VerdictLine<'a> {
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    valid: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Verifies one received request against one nonce store.
+fn check(
+    received: &Received,
+    body: &[u8],
+    policy: Policy,
+    nonces: &MemoryNonceStore,
+    now: Timestamp,
+) -> Result<Result<Verified, VerifyError>, String> {
+    let held = Held::new(
+        &received.consumer_secret,
+        received.token_secret.as_deref(),
+        received.public_key_pem.as_deref(),
+    )?;
+    let request = Request::new(&received.method, &received.url)
+        .map_err(|e| e.to_string())?
+        .with_body(received.content_type.as_deref().unwrap_or(""), body);
+    let verifier = Verifier::new(held, nonces).with_policy(policy);
+    Ok(verifier.verify_at(&request, received.authorization.as_deref(), now))
+}
+
+fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
+    let value: serde_json::Value = match serde_json::from_str(line) {
+        Ok(value) => value,
+        Err(e) => return error_line(None, format!("invalid JSON: {e}")),
+    };
+    let name = value.get("name").and_then(serde_json::Value::as_str);
+    let received = match Received::deserialize(&value) {
+        Ok(received) => received,
+        Err(e) => return error_line(name, format!("invalid verify line: {e}")),
+    };
+    let mut policy = Policy::default();
+    if let Some(window) = received.timestamp_window {
+        policy = policy.with_timestamp_window(window);
+    }
+    let body = received.body.as_deref().unwrap_or("").as_bytes();
+    let verdict = match check(
+        &received,
+        body,
+        policy,
+        nonces,
+        Timestamp::new(received.now),
+    ) {
+        Ok(verdict) => verdict,
+        Err(message) => return error_line(name, message),
+    };
+    let line = match verdict {
+        Ok(_) => VerdictLine {
+            name,
+            valid: Some(true),
+            reason: None,
+            detail: None,
+            error: None,
+        },
+        Err(e) => VerdictLine {
+            name,
+            valid: Some(false),
+            reason: Some(e.reason().as_str()),
+            detail: Some(e.to_string()),
+            error: None,
+        },
+    };
+    serde_json::to_string(&line).unwrap_or_default()
+}
+
+fn error_line(name: Option<&str>, message: String) -> String {
+    serde_json::to_string(&VerdictLine {
+        name,
+        valid: None,
+        reason: None,
+        detail: None,
+        error: Some(message),
+    })
+    .unwrap_or_default()
+}
+
+pub(crate) fn jsonl() -> Result<(), String> {
+    let nonces = MemoryNonceStore::new();
+    super::each_line(|line| answer(line, &nonces))
+}
+
+pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
+    let public_key_pem = args
+        .public_key_file
+        .as_ref()
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("reading the public key file {}: {e}", path.display()))
+        })
+        .transpose()?;
+    let consumer_secret = match (args.consumer_secret, &public_key_pem) {
+        (Some(secret), _) => secret,
+        (None, Some(_)) => String::new(),
+        (None, None) => {
+            return Err("no consumer secret: set OAUTH1_CONSUMER_SECRET (or pass --consumer-secret; '' for an empty one)".to_owned())
+        }
+    };
+    let body = match (&args.body, &args.body_file) {
+        (Some(body), _) => body.clone().into_bytes(),
+        (None, Some(path)) => std::fs::read(path)
+            .map_err(|e| format!("reading the body file {}: {e}", path.display()))?,
+        (None, None) => Vec::new(),
+    };
+    let now = match args.now {
+        Some(now) => Timestamp::new(now),
+        None => Timestamp::now().map_err(|e| e.to_string())?,
+    };
+    let received = Received {
+        _name: String::new(),
+        method: args.method,
+        url: args.url.unwrap_or_default(),
+        body: None,
+        content_type: args.content_type,
+        authorization: args.authorization,
+        consumer_secret,
+        token_secret: args.token_secret,
+        public_key_pem,
+        now: now.as_secs(),
+        timestamp_window: Some(args.timestamp_window),
+        _source: None,
+        _expected: None,
+    };
+    let policy = Policy::default()
+        .with_timestamp_window(args.timestamp_window)
+        .allow_plaintext_over_http(args.allow_plaintext_over_http);
+    match check(&received, &body, policy, &MemoryNonceStore::new(), now)? {
+        Ok(verified) => {
+            println!("valid");
+            println!("consumer key:  {}", verified.consumer_key());
+            if let Some(token) = verified.token() {
+                println!("token:         {token}");
+            }
+            println!("method:        {}", verified.signature_method());
+            println!("parameters:    {}", verified.parameters());
+            Ok(())
+        }
+        Err(e) => {
+            println!("invalid: {}", e.reason());
+            println!("detail:        {e}");
+            if let VerifyError::BadSignature { base_string, .. } = &e {
+                println!("base string:   {base_string}");
+            }
+            if let Some(problem) = e.problem() {
+                println!(
+                    "answer:        {} {}",
+                    problem.status(),
+                    problem.to_urlencoded()
+                );
+            }
+            Err(format!("the request does not verify ({})", e.reason()))
+        }
+    }
+}

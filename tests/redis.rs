@@ -1,0 +1,259 @@
+//! The Redis nonce store against a real `redis-server` on a loopback port, started here.
+//! `scripts/test` installs the server (Debian package `redis-server`) when it is missing.
+#![cfg(feature = "redis")]
+
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use oauth1_signer::verify::{
+    MemoryCredentials, NonceKey, NonceStore, Reason, RedisNonceStore, Verifier,
+};
+use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+
+/// A `redis-server` of its own, stopped on drop.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start() -> Server {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        Server::start_on(port)
+    }
+
+    fn start_on(port: u16) -> Server {
+        let child = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server is not installed: run scripts/test, which installs it");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            thread::sleep(Duration::from_millis(20));
+        }
+        Server { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+const CK: &str = "dpf43f3p2l4k3l03";
+const NOW: u64 = 1_191_242_096;
+
+fn credentials() -> MemoryCredentials {
+    let mut c = MemoryCredentials::new();
+    c.add_consumer(CK, "kd94hf93k423kf44");
+    c.add_token(CK, "nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
+    c
+}
+
+fn signed_header(nonce: &str) -> String {
+    Signer::new(Consumer::new(CK, "kd94hf93k423kf44"))
+        .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"))
+        .sign(&request(), &Nonce::new(nonce).unwrap(), Timestamp::new(NOW))
+        .unwrap()
+        .authorization()
+}
+
+fn request() -> Request<'static> {
+    Request::new("GET", "https://photos.example.net/photos?size=original").unwrap()
+}
+
+#[test]
+fn two_instances_sharing_redis_refuse_a_replay_across_them() {
+    let server = Server::start();
+    let a = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
+    let b = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
+    let h = signed_header("shared");
+    a.verify_at(&request(), Some(&h), Timestamp::new(NOW))
+        .unwrap();
+    let err = b
+        .verify_at(&request(), Some(&h), Timestamp::new(NOW))
+        .unwrap_err();
+    assert_eq!(err.reason(), Reason::ReplayedNonce);
+    // A failed verification records nothing: a forgery with a new nonce leaves it unused.
+    let forged = h.replace("shared", "fresh");
+    assert_eq!(
+        a.verify_at(&request(), Some(&forged), Timestamp::new(NOW))
+            .unwrap_err()
+            .reason(),
+        Reason::BadSignature
+    );
+    b.verify_at(
+        &request(),
+        Some(&signed_header("fresh")),
+        Timestamp::new(NOW),
+    )
+    .unwrap();
+}
+
+#[test]
+fn entries_expire_with_the_window() {
+    let server = Server::start();
+    let store = RedisNonceStore::open(&server.url())
+        .unwrap()
+        .with_prefix("test:");
+    let key = NonceKey {
+        consumer_key: "ck",
+        token: None,
+        timestamp: Timestamp::new(NOW),
+        nonce: b"n",
+    };
+    assert!(store
+        .insert(&key, Timestamp::new(NOW), Timestamp::new(NOW + 300))
+        .unwrap());
+    let mut redis = redis::Client::open(server.url())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let ttl: i64 = redis::cmd("TTL")
+        .arg(format!("test:{}", key.to_key_string()))
+        .query(&mut redis)
+        .unwrap();
+    assert!((299..=300).contains(&ttl), "{ttl}");
+    // Past its window the entry never lingers without an expiry.
+    assert!(store
+        .insert(
+            &NonceKey {
+                nonce: b"late",
+                ..key
+            },
+            Timestamp::new(NOW + 400),
+            Timestamp::new(NOW + 300)
+        )
+        .unwrap());
+    let ttl: i64 = redis::cmd("TTL")
+        .arg(format!(
+            "test:{}",
+            NonceKey {
+                nonce: b"late",
+                ..key
+            }
+            .to_key_string()
+        ))
+        .query(&mut redis)
+        .unwrap();
+    assert_eq!(ttl, 1);
+}
+
+#[test]
+fn racing_instances_accept_a_nonce_exactly_once() {
+    let server = Server::start();
+    let stores: Vec<Arc<RedisNonceStore>> = (0..4)
+        .map(|_| Arc::new(RedisNonceStore::open(&server.url()).unwrap()))
+        .collect();
+    for round in 0..20 {
+        let nonce = format!("race-{round}");
+        let threads: Vec<_> = stores
+            .iter()
+            .map(|store| {
+                let store = Arc::clone(store);
+                let nonce = nonce.clone();
+                thread::spawn(move || {
+                    store
+                        .insert(
+                            &NonceKey {
+                                consumer_key: CK,
+                                token: None,
+                                timestamp: Timestamp::new(NOW),
+                                nonce: nonce.as_bytes(),
+                            },
+                            Timestamp::new(NOW),
+                            Timestamp::new(NOW + 300),
+                        )
+                        .unwrap()
+                })
+            })
+            .collect();
+        let accepted = threads
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .filter(|&new| new)
+            .count();
+        assert_eq!(accepted, 1, "round {round}");
+    }
+}
+
+#[test]
+fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
+    let mut server = Server::start();
+    let port = server.port;
+    let verifier = Verifier::new(
+        credentials(),
+        RedisNonceStore::open(&server.url())
+            .unwrap()
+            .with_timeout(Duration::from_millis(500)),
+    );
+    verifier
+        .verify_at(
+            &request(),
+            Some(&signed_header("before")),
+            Timestamp::new(NOW),
+        )
+        .unwrap();
+    server.stop();
+    let err = verifier
+        .verify_at(
+            &request(),
+            Some(&signed_header("during")),
+            Timestamp::new(NOW),
+        )
+        .unwrap_err();
+    assert_eq!(err.reason(), Reason::StoreFailure);
+    assert_eq!(err.status(), 503);
+    assert!(err.problem().is_none());
+    assert!(
+        err.to_string()
+            .starts_with("the server's credential or nonce store failed: "),
+        "{err}"
+    );
+    // The server comes back (empty: no persistence); the store reconnects.
+    let _server = Server::start_on(port);
+    verifier
+        .verify_at(
+            &request(),
+            Some(&signed_header("during")),
+            Timestamp::new(NOW),
+        )
+        .unwrap();
+}
+
+#[test]
+fn nothing_listening_is_an_error() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let verifier = Verifier::new(
+        credentials(),
+        RedisNonceStore::open(&format!("redis://127.0.0.1:{port}/")).unwrap(),
+    );
+    let err = verifier
+        .verify_at(&request(), Some(&signed_header("x")), Timestamp::new(NOW))
+        .unwrap_err();
+    assert_eq!(err.reason(), Reason::StoreFailure);
+}
