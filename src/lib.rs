@@ -64,6 +64,7 @@
 pub mod base_string;
 pub mod encode;
 mod error;
+pub mod flow;
 pub mod header;
 pub mod params;
 pub mod request;
