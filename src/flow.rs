@@ -2,12 +2,12 @@
 //! what to send and reads what comes back; the application moves the bytes.
 //!
 //! 1. Temporary credentials (§2.1): sign a `POST` to the server's initiate endpoint with
-//!    [`Request::with_callback`] and no token; read the answer with
+//!    [`Request::with_callback`](crate::Request::with_callback) and no token; read the answer with
 //!    [`TemporaryCredentials::parse`].
 //! 2. Resource owner authorization (§2.2): send the user to [`authorization_url`]; the server
 //!    redirects back to the callback, whose query [`Callback::parse`] reads.
 //! 3. Token credentials (§2.3): sign a `POST` to the token endpoint with the temporary
-//!    credentials as token and [`Request::with_verifier`]; read the answer with
+//!    credentials as token and [`Request::with_verifier`](crate::Request::with_verifier); read the answer with
 //!    [`TokenCredentials::parse`].
 //!
 //! RFC 5849 §1.2's example, end to end:

@@ -11,6 +11,9 @@
 //! 5. [`header`]: the `Authorization` header (§3.5.1);
 //! 6. [`request`]: the front door, a [`Request`] and a [`Signer`] giving a [`Signed`] request.
 //!
+//! Around it: [`verify`], the server side (a [`Verifier`](verify::Verifier) with its policy,
+//! credential and nonce stores), and [`flow`], the client side of the three-legged flow.
+//!
 //! # Signing a request
 //!
 //! The X API's "Creating a signature" example, with its published nonce and timestamp:
@@ -52,7 +55,8 @@
 //! # Features
 //!
 //! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PKCS#1 or PKCS#8 PEM keys ([`PrivateKey`]).
-//! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 encode`).
+//! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
+//! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 encode`).
 //!
 //! # Secrets
 //!

@@ -344,7 +344,7 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
 
 /// A nonce store in this process's memory, for one server instance. Expired entries are
 /// dropped as time passes. Several instances need a shared store, such as
-/// [`RedisNonceStore`](crate::verify::RedisNonceStore) (feature `redis`).
+/// `RedisNonceStore` (feature `redis`).
 #[derive(Debug, Default)]
 pub struct MemoryNonceStore {
     state: Mutex<MemoryState>,
