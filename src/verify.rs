@@ -70,8 +70,9 @@ pub struct Policy {
     /// How far, in seconds, `oauth_timestamp` may be from the server's clock, either side.
     /// Default: 300.
     pub timestamp_window: u64,
-    /// The signature methods accepted. Default: all of them (the RSA methods verify only when
-    /// the [`CredentialStore`] has a public key for the consumer).
+    /// The signature methods accepted. Default: all of them, the RSA methods only with the
+    /// `rsa` feature (and they verify only when the [`CredentialStore`] has a public key for
+    /// the consumer).
     pub methods: Vec<SignatureMethod>,
     /// Whether PLAINTEXT, which sends the secrets, is accepted over plain `http`.
     /// Default: no.
@@ -87,7 +88,10 @@ impl Default for Policy {
     fn default() -> Self {
         Policy {
             timestamp_window: 300,
-            methods: SignatureMethod::ALL.to_vec(),
+            methods: SignatureMethod::ALL
+                .into_iter()
+                .filter(|m| cfg!(feature = "rsa") || !m.is_rsa())
+                .collect(),
             plaintext_over_http: false,
             require_body_hash: false,
             limits: Limits::default(),

@@ -266,3 +266,56 @@ fn encode_argument_and_raw_stdin() {
     let output = oauth1(&["encode", "-"], b"caf\xe9 \xe2\x98\x83~\n", &[]);
     assert_eq!(text(&output.stdout), "caf%E9%20%E2%98%83~%0A\n");
 }
+
+#[test]
+fn verify_prints_the_verdict_and_fails_when_the_request_does_not_verify() {
+    let header = "OAuth realm=\"Photos\", oauth_consumer_key=\"dpf43f3p2l4k3l03\", oauth_token=\"nnch734d00sl2jdk\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1191242096\", oauth_nonce=\"kllo9940pd9333jh\", oauth_version=\"1.0\", oauth_signature=\"tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D\"";
+    let secrets = [
+        ("OAUTH1_CONSUMER_SECRET", "kd94hf93k423kf44"),
+        ("OAUTH1_TOKEN_SECRET", "pfkkdhi9sl3r4s00"),
+    ];
+    let run = |url: &str| {
+        oauth1(
+            &[
+                "verify",
+                "--url",
+                url,
+                "--now",
+                "1191242100",
+                "--authorization",
+                header,
+            ],
+            b"",
+            &secrets,
+        )
+    };
+    // OAuth Core 1.0 Appendix A.5's published request.
+    let ok = run("http://photos.example.net/photos?file=vacation.jpg&size=original");
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert_eq!(
+        text(&ok.stdout).lines().take(3).collect::<Vec<_>>(),
+        [
+            "valid",
+            "consumer key:  dpf43f3p2l4k3l03",
+            "token:         nnch734d00sl2jdk"
+        ]
+    );
+    let bad = run("http://photos.example.net/photos?file=vacation.jpg&size=small");
+    assert_eq!(bad.status.code(), Some(1));
+    let out = text(&bad.stdout);
+    assert!(out.starts_with("invalid: bad-signature\n"), "{out}");
+    assert!(out.contains("\nbase string:   GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Dsmall\n"), "{out}");
+    assert!(
+        out.contains("\nanswer:        401 oauth_problem=signature_invalid&"),
+        "{out}"
+    );
+    assert_eq!(
+        text(&bad.stderr),
+        "error: the request does not verify (bad-signature)\n"
+    );
+    for secret in ["kd94hf93k423kf44", "pfkkdhi9sl3r4s00"] {
+        assert!(!out.contains(secret));
+    }
+    let help = oauth1(&["verify", "--help"], b"", &secrets);
+    assert!(!text(&help.stdout).contains("kd94hf93k423kf44"));
+}

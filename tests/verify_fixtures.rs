@@ -98,12 +98,12 @@ fn verdict(line: &Line, nonces: &MemoryNonceStore) -> Expected {
     }
 }
 
-/// Without the `rsa` feature, RSA lines are refused as bad signatures (no key to check with).
+/// Without the `rsa` feature, the RSA methods are not accepted.
 fn expected(line: &Line) -> Expected {
     if cfg!(not(feature = "rsa")) && line.public_key_pem.is_some() {
         return Expected {
             valid: false,
-            reason: Some("bad-signature".to_owned()),
+            reason: Some("unsupported-signature-method".to_owned()),
         };
     }
     Expected {
