@@ -373,28 +373,14 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
 mod verify;
 
 fn sign_one(args: SignArgs) -> Result<(), String> {
-    let private_key_pem = args
-        .private_key_file
-        .as_ref()
-        .map(|path| {
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("reading the private key file {}: {e}", path.display()))
-        })
-        .transpose()?;
+    let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
     let rsa = args.signature_method.starts_with("RSA-");
     let consumer_secret = match (args.consumer_secret, rsa) {
         (Some(secret), _) => secret,
         (None, true) => String::new(),
-        (None, false) => {
-            return Err("no consumer secret: set OAUTH1_CONSUMER_SECRET (or pass --consumer-secret; '' for an empty one)".to_owned())
-        }
+        (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
     };
-    let body = match (&args.body, &args.body_file) {
-        (Some(body), _) => body.clone().into_bytes(),
-        (None, Some(path)) => std::fs::read(path)
-            .map_err(|e| format!("reading the body file {}: {e}", path.display()))?,
-        (None, None) => Vec::new(),
-    };
+    let body = read_body(args.body.as_ref(), args.body_file.as_ref())?;
     let nonce = match args.nonce {
         Some(nonce) => nonce,
         None => Nonce::generate()
@@ -440,6 +426,27 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
     println!("signature:     {}", outcome.signature);
     println!("authorization: {}", outcome.authorization);
     Ok(())
+}
+
+const NO_CONSUMER_SECRET: &str =
+    "no consumer secret: set OAUTH1_CONSUMER_SECRET (or pass --consumer-secret; '' for an empty one)";
+
+/// The body from `--body` or `--body-file`, empty without either.
+fn read_body(body: Option<&String>, file: Option<&PathBuf>) -> Result<Vec<u8>, String> {
+    match (body, file) {
+        (Some(body), _) => Ok(body.clone().into_bytes()),
+        (None, Some(path)) => std::fs::read(path)
+            .map_err(|e| format!("reading the body file {}: {e}", path.display())),
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
+/// The text of an optional file flag (`what` names it in errors).
+fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<String>, String> {
+    path.map(|path| {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {what} {}: {e}", path.display()))
+    })
+    .transpose()
 }
 
 fn encode(value: &std::ffi::OsStr) -> Result<(), String> {

@@ -182,27 +182,13 @@ pub(crate) fn jsonl() -> Result<(), String> {
 }
 
 pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
-    let public_key_pem = args
-        .public_key_file
-        .as_ref()
-        .map(|path| {
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("reading the public key file {}: {e}", path.display()))
-        })
-        .transpose()?;
+    let public_key_pem = super::read_text(args.public_key_file.as_ref(), "the public key file")?;
     let consumer_secret = match (args.consumer_secret, &public_key_pem) {
         (Some(secret), _) => secret,
         (None, Some(_)) => String::new(),
-        (None, None) => {
-            return Err("no consumer secret: set OAUTH1_CONSUMER_SECRET (or pass --consumer-secret; '' for an empty one)".to_owned())
-        }
+        (None, None) => return Err(super::NO_CONSUMER_SECRET.to_owned()),
     };
-    let body = match (&args.body, &args.body_file) {
-        (Some(body), _) => body.clone().into_bytes(),
-        (None, Some(path)) => std::fs::read(path)
-            .map_err(|e| format!("reading the body file {}: {e}", path.display()))?,
-        (None, None) => Vec::new(),
-    };
+    let body = super::read_body(args.body.as_ref(), args.body_file.as_ref())?;
     let now = match args.now {
         Some(now) => Timestamp::new(now),
         None => Timestamp::now().map_err(|e| e.to_string())?,
