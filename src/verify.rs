@@ -56,8 +56,8 @@ use subtle::ConstantTimeEq;
 use url::Url;
 
 use crate::encode;
+use crate::header::Authorization;
 pub use crate::header::Limits;
-use crate::header::{Authorization, HeaderError};
 use crate::params::{Normalized, Parameters, Source};
 use crate::request::{self, Request};
 use crate::sign::{self, SignatureMethod, SigningKey};
@@ -886,27 +886,21 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         now: Timestamp,
     ) -> Result<Verified, VerifyError> {
         let (mut params, realm) = self.collect(request, authorization)?;
-        let protocol = find_protocol(&params)?;
+        let mut protocol = find_protocol(&params)?;
 
         let (method, timestamp) = self.check_protocol(request, &protocol, now)?;
         let window = self.policy.timestamp_window;
 
         // 5. Signature, over the base string rebuilt by the signing code.
-        let utf8 = |value: &Option<Vec<u8>>, name: &str| {
-            String::from_utf8(value.clone().unwrap_or_default()).map_err(|_| {
-                VerifyError::Malformed {
-                    detail: format!("{name} is not UTF-8"),
-                }
-            })
+        let utf8 = |value: Option<Vec<u8>>, name: &str| {
+            String::from_utf8(value.unwrap_or_default())
+                .map_err(|_| malformed(format!("{name} is not UTF-8")))
         };
-        let consumer_key = utf8(&protocol.consumer_key, "oauth_consumer_key")?;
-        let token = Some(utf8(&protocol.token, "oauth_token")?).filter(|t| !t.is_empty());
+        let consumer_key = utf8(protocol.consumer_key.take(), "oauth_consumer_key")?;
+        let token = Some(utf8(protocol.token.take(), "oauth_token")?).filter(|t| !t.is_empty());
         params.retain(|p| p.name != b"oauth_signature");
         let params = params.normalize();
-        let base_string =
-            request::build_base_string(request, &params).map_err(|e| VerifyError::Malformed {
-                detail: e.to_string(),
-            })?;
+        let base_string = request::build_base_string(request, &params).map_err(malformed)?;
         let signature = protocol
             .signature
             .as_ref()
@@ -1057,9 +1051,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let header = authorization
             .map(|h| Authorization::parse_with(h, limits))
             .transpose()
-            .map_err(|e: HeaderError| VerifyError::Malformed {
-                detail: e.to_string(),
-            })?;
+            .map_err(malformed)?;
         let (header_count, header_bytes) = header.as_ref().map_or((0, 0), |h| {
             (
                 h.parameters().len(),
@@ -1214,6 +1206,12 @@ fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
         *slot = Some(p.value.to_vec());
     }
     Ok(protocol)
+}
+
+fn malformed(detail: impl fmt::Display) -> VerifyError {
+    VerifyError::Malformed {
+        detail: detail.to_string(),
+    }
 }
 
 /// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
