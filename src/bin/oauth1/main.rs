@@ -50,17 +50,13 @@ enum Command {
     },
 }
 
+/// The request flags of `sign` and `verify`.
 #[derive(Args)]
-struct SignArgs {
-    /// Read request cases as JSON Lines on standard input and write one result line for each
-    /// (the request-case format).
-    #[arg(long, conflicts_with_all = ["url", "consumer_key"])]
-    jsonl: bool,
-
+struct RequestArgs {
     /// HTTP method.
     #[arg(long, default_value = "GET")]
     method: String,
-    /// Absolute URL as sent on the wire, query included.
+    /// Absolute URL as the client sends it on the wire, query included.
     #[arg(long, required_unless_present = "jsonl")]
     url: Option<String>,
     /// Request body, exactly as sent.
@@ -73,6 +69,29 @@ struct SignArgs {
     /// application/x-www-form-urlencoded.
     #[arg(long)]
     content_type: Option<String>,
+}
+
+impl RequestArgs {
+    /// The body from `--body` or `--body-file`, empty without either.
+    fn read_body(&self) -> Result<Vec<u8>, String> {
+        match (&self.body, &self.body_file) {
+            (Some(body), _) => Ok(body.clone().into_bytes()),
+            (None, Some(path)) => std::fs::read(path)
+                .map_err(|e| format!("reading the body file {}: {e}", path.display())),
+            (None, None) => Ok(Vec::new()),
+        }
+    }
+}
+
+#[derive(Args)]
+struct SignArgs {
+    /// Read request cases as JSON Lines on standard input and write one result line for each
+    /// (the request-case format).
+    #[arg(long, conflicts_with_all = ["url", "consumer_key"])]
+    jsonl: bool,
+
+    #[command(flatten)]
+    request: RequestArgs,
 
     /// oauth_consumer_key.
     #[arg(long, required_unless_present = "jsonl")]
@@ -123,21 +142,8 @@ struct VerifyArgs {
     #[arg(long, conflicts_with_all = ["url", "authorization"])]
     jsonl: bool,
 
-    /// HTTP method.
-    #[arg(long, default_value = "GET")]
-    method: String,
-    /// The public URL the client used, query included.
-    #[arg(long, required_unless_present = "jsonl")]
-    url: Option<String>,
-    /// Request body, exactly as received.
-    #[arg(long, conflicts_with = "body_file")]
-    body: Option<String>,
-    /// Read the request body from a file, byte for byte.
-    #[arg(long, value_name = "FILE")]
-    body_file: Option<PathBuf>,
-    /// The request's Content-Type.
-    #[arg(long)]
-    content_type: Option<String>,
+    #[command(flatten)]
+    request: RequestArgs,
     /// The received Authorization header value; leave out when the oauth_* parameters travel
     /// in the query or the form body.
     #[arg(long)]
@@ -380,7 +386,7 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
         (None, true) => String::new(),
         (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
     };
-    let body = read_body(args.body.as_ref(), args.body_file.as_ref())?;
+    let body = args.request.read_body()?;
     let nonce = match args.nonce {
         Some(nonce) => nonce,
         None => Nonce::generate()
@@ -394,10 +400,10 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
     };
     let case = Case {
         _name: String::new(),
-        method: args.method,
-        url: args.url.unwrap_or_default(),
+        method: args.request.method,
+        url: args.request.url.unwrap_or_default(),
         body: None,
-        content_type: args.content_type,
+        content_type: args.request.content_type,
         consumer_key: args.consumer_key.unwrap_or_default(),
         consumer_secret,
         token_secret: args
@@ -430,16 +436,6 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
 
 const NO_CONSUMER_SECRET: &str =
     "no consumer secret: set OAUTH1_CONSUMER_SECRET (or pass --consumer-secret; '' for an empty one)";
-
-/// The body from `--body` or `--body-file`, empty without either.
-fn read_body(body: Option<&String>, file: Option<&PathBuf>) -> Result<Vec<u8>, String> {
-    match (body, file) {
-        (Some(body), _) => Ok(body.clone().into_bytes()),
-        (None, Some(path)) => std::fs::read(path)
-            .map_err(|e| format!("reading the body file {}: {e}", path.display())),
-        (None, None) => Ok(Vec::new()),
-    }
-}
 
 /// The text of an optional file flag (`what` names it in errors).
 fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<String>, String> {

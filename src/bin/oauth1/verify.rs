@@ -188,17 +188,17 @@ pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
         (None, Some(_)) => String::new(),
         (None, None) => return Err(super::NO_CONSUMER_SECRET.to_owned()),
     };
-    let body = super::read_body(args.body.as_ref(), args.body_file.as_ref())?;
+    let body = args.request.read_body()?;
     let now = match args.now {
         Some(now) => Timestamp::new(now),
         None => Timestamp::now().map_err(|e| e.to_string())?,
     };
     let received = Received {
         _name: String::new(),
-        method: args.method,
-        url: args.url.unwrap_or_default(),
+        method: args.request.method,
+        url: args.request.url.unwrap_or_default(),
         body: None,
-        content_type: args.content_type,
+        content_type: args.request.content_type,
         authorization: args.authorization,
         consumer_secret,
         token_secret: args.token_secret,
