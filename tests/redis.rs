@@ -4,7 +4,7 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -20,28 +20,64 @@ struct Server {
 }
 
 impl Server {
+    /// A server on a free port. A port found free can be taken before the server binds it,
+    /// so another port is tried when the server that answers is not this one.
     fn start() -> Server {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        Server::start_on(port)
+        for _ in 0..5 {
+            let port = TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            if let Some(server) = Server::try_start_on(port) {
+                return server;
+            }
+        }
+        panic!("redis-server did not start on any of 5 free ports");
     }
 
     fn start_on(port: u16) -> Server {
+        Server::try_start_on(port)
+            .unwrap_or_else(|| panic!("redis-server did not start on port {port}"))
+    }
+
+    /// Starts a server and waits until it answers; `None` when the process that answers on
+    /// `port` is not the one started here (it exited, or another one holds the port).
+    fn try_start_on(port: u16) -> Option<Server> {
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--save", "", "--appendonly", "no"])
             .stdout(Stdio::null())
             .spawn()
             .expect("redis-server is not installed: run scripts/test, which installs it");
+        let mut server = Server { child, port };
         let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        loop {
+            if server.child.try_wait().unwrap().is_some() {
+                return None;
+            }
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
             assert!(Instant::now() < deadline, "redis-server did not start");
             thread::sleep(Duration::from_millis(20));
         }
-        Server { child, port }
+        let info: String = redis::cmd("INFO")
+            .arg("server")
+            .query(
+                &mut redis::Client::open(server.url())
+                    .ok()?
+                    .get_connection()
+                    .ok()?,
+            )
+            .ok()?;
+        let pid = format!("process_id:{}", server.child.id());
+        if info.lines().any(|line| line.trim() == pid) {
+            Some(server)
+        } else {
+            server.stop();
+            None
+        }
     }
 
     fn url(&self) -> String {
@@ -58,6 +94,16 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// The tests stop and restart servers and probe for free ports: one at a time, so that no
+/// test takes a port another test is about to reuse.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 const CK: &str = "dpf43f3p2l4k3l03";
@@ -84,6 +130,7 @@ fn request() -> Request<'static> {
 
 #[test]
 fn two_instances_sharing_redis_refuse_a_replay_across_them() {
+    let _serial = serial();
     let server = Server::start();
     let a = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
     let b = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
@@ -112,6 +159,7 @@ fn two_instances_sharing_redis_refuse_a_replay_across_them() {
 
 #[test]
 fn entries_expire_with_the_window() {
+    let _serial = serial();
     let server = Server::start();
     let store = RedisNonceStore::open(&server.url())
         .unwrap()
@@ -161,6 +209,7 @@ fn entries_expire_with_the_window() {
 
 #[test]
 fn racing_instances_accept_a_nonce_exactly_once() {
+    let _serial = serial();
     let server = Server::start();
     let stores: Vec<Arc<RedisNonceStore>> = (0..4)
         .map(|_| Arc::new(RedisNonceStore::open(&server.url()).unwrap()))
@@ -199,6 +248,7 @@ fn racing_instances_accept_a_nonce_exactly_once() {
 
 #[test]
 fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
+    let _serial = serial();
     let mut server = Server::start();
     let port = server.port;
     let verifier = Verifier::new(
@@ -243,6 +293,7 @@ fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
 
 #[test]
 fn nothing_listening_is_an_error() {
+    let _serial = serial();
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
