@@ -50,6 +50,11 @@ impl<'a> BaseUri<'a> {
         }
     }
 
+    /// A base string URI made some other way (the diagnosis's deliberately wrong URI rules).
+    pub(crate) fn from_text(text: String) -> BaseUri<'static> {
+        BaseUri(Cow::Owned(text))
+    }
+
     /// The base string URI as text.
     #[must_use]
     pub fn as_str(&self) -> &str {
@@ -102,6 +107,38 @@ impl BaseString {
         bytes.push(b'&');
         params.encode_twice_to_vec(&mut bytes);
         // Every byte is ASCII but the method's, which came as UTF-8 and stays so.
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        BaseString {
+            text,
+            method_end,
+            uri_end,
+        }
+    }
+
+    /// Assembles a base string from parts made some other way, as the diagnosis does to
+    /// reproduce another implementation: `method` as given, the base URI's text, and the
+    /// parameter string, percent-encoded once more when `encode_params` (the reference) or put
+    /// in as it is.
+    pub(crate) fn assemble(method: &str, uri: &str, params: &[u8], encode_params: bool) -> Self {
+        let mut bytes = Vec::with_capacity(
+            method.len()
+                + encode::encoded_len(uri.as_bytes())
+                + 3 * params.len()
+                + 2
+                + encode::SPARE,
+        );
+        bytes.extend_from_slice(method.as_bytes());
+        let method_end = bytes.len();
+        bytes.push(b'&');
+        encode::encode_to_vec(uri.as_bytes(), &mut bytes);
+        let uri_end = bytes.len();
+        bytes.push(b'&');
+        if encode_params {
+            encode::encode_to_vec(params, &mut bytes);
+        } else {
+            bytes.extend_from_slice(params);
+        }
         let text = String::from_utf8(bytes)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         BaseString {

@@ -226,6 +226,64 @@ pub(crate) fn encoded_twice_len(bytes: &[u8]) -> usize {
     bytes.len() + 4 * escaped_count(bytes)
 }
 
+/// An encoder's rules for parameter names and values. [`Rules::RFC`] is §3.6; each other switch
+/// is a mistake seen in other implementations, which the diagnosis reproduces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // independent switches, any combination
+pub(crate) struct Rules {
+    /// Space as `+` (form encoding).
+    pub(crate) space_as_plus: bool,
+    /// `! * ' ( )` left as they are (JavaScript `encodeURIComponent`).
+    pub(crate) sub_delims_literal: bool,
+    /// `~` escaped as `%7E`.
+    pub(crate) tilde_escaped: bool,
+    /// Lowercase hex digits in escapes.
+    pub(crate) lowercase_hex: bool,
+    /// `/ ? : @ , ; = + $ [ ]` left as they are (a generic URL encoder).
+    pub(crate) reserved_literal: bool,
+}
+
+impl Rules {
+    /// RFC 5849 §3.6: every switch off.
+    pub(crate) const RFC: Rules = Rules {
+        space_as_plus: false,
+        sub_delims_literal: false,
+        tilde_escaped: false,
+        lowercase_hex: false,
+        reserved_literal: false,
+    };
+}
+
+/// Percent-encodes `bytes` by `rules` onto the end of `out`; with [`Rules::RFC`], exactly
+/// [`encode_to_vec`].
+pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
+    const LOWER: &[u8; 16] = b"0123456789abcdef";
+    if rules == Rules::RFC {
+        out.reserve(encoded_len(bytes) + SPARE);
+        return encode_to_vec(bytes, out);
+    }
+    let hex = if rules.lowercase_hex { LOWER } else { HEX };
+    for &b in bytes {
+        let literal = match b {
+            b'~' => !rules.tilde_escaped,
+            b' ' if rules.space_as_plus => {
+                out.push(b'+');
+                continue;
+            }
+            b'!' | b'*' | b'\'' | b'(' | b')' => rules.sub_delims_literal,
+            b'/' | b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
+                rules.reserved_literal
+            }
+            _ => is_unreserved(b),
+        };
+        if literal {
+            out.push(b);
+        } else {
+            out.extend_from_slice(&[b'%', hex[usize::from(b >> 4)], hex[usize::from(b & 15)]]);
+        }
+    }
+}
+
 /// A lazy percent-encoding of a byte slice, made by [`encode`].
 ///
 /// As an iterator it yields the encoded text in pieces: runs of unreserved bytes, and `%XX`
@@ -420,6 +478,70 @@ pub fn decode_form(input: &[u8]) -> Result<Cow<'_, [u8]>, DecodeError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rules_rfc_is_the_encoder_and_each_switch_changes_only_its_bytes() {
+        let all: Vec<u8> = (0..=255).collect();
+        let mut out = Vec::new();
+        encode_by(&all, Rules::RFC, &mut out);
+        assert_eq!(out, encode(&all).to_string().into_bytes());
+        let cases: [(Rules, &[u8], &str); 6] = [
+            (
+                Rules {
+                    space_as_plus: true,
+                    ..Rules::RFC
+                },
+                b"a b+",
+                "a+b%2B",
+            ),
+            (
+                Rules {
+                    sub_delims_literal: true,
+                    ..Rules::RFC
+                },
+                b"!*'()&",
+                "!*'()%26",
+            ),
+            (
+                Rules {
+                    tilde_escaped: true,
+                    ..Rules::RFC
+                },
+                b"~a",
+                "%7Ea",
+            ),
+            (
+                Rules {
+                    lowercase_hex: true,
+                    ..Rules::RFC
+                },
+                b"/\xc3\xa9",
+                "%2f%c3%a9",
+            ),
+            (
+                Rules {
+                    reserved_literal: true,
+                    ..Rules::RFC
+                },
+                b"/?:@,;=+$[]&!",
+                "/?:@,;=+$[]%26%21",
+            ),
+            (
+                Rules {
+                    space_as_plus: true,
+                    reserved_literal: true,
+                    ..Rules::RFC
+                },
+                b"a b+c",
+                "a+b+c",
+            ),
+        ];
+        for (rules, input, expected) in cases {
+            let mut out = Vec::new();
+            encode_by(input, rules, &mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{rules:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

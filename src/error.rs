@@ -77,6 +77,14 @@ pub enum Error {
         /// The name as given.
         name: String,
     },
+    /// A mismatch cause id that is not one of [`crate::explain::Cause`]'s.
+    #[non_exhaustive]
+    UnknownCause {
+        /// The id as given.
+        id: String,
+    },
+    /// Nothing observed to explain: neither a signature nor a base string.
+    NothingObserved,
     /// An RSA signature method without an RSA private key (or without the `rsa` feature).
     #[non_exhaustive]
     MissingPrivateKey {
@@ -165,6 +173,12 @@ impl fmt::Display for Error {
                 f,
                 "unknown signature method \"{}\": expected HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256",
                 name.escape_debug()
+            ),
+            Error::UnknownCause { id } => {
+                write!(f, "unknown mismatch cause \"{}\"", id.escape_debug())
+            }
+            Error::NothingObserved => f.write_str(
+                "nothing to explain: give the other side's signature, its base string, or both",
             ),
             Error::MissingPrivateKey { method } => {
                 if cfg!(feature = "rsa") {

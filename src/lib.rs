@@ -68,6 +68,7 @@
 pub mod base_string;
 pub mod encode;
 mod error;
+pub mod explain;
 pub mod flow;
 pub mod header;
 pub mod params;

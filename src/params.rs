@@ -47,6 +47,31 @@ impl fmt::Display for Source {
     }
 }
 
+/// How the names and values of a query or form body are decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decoding {
+    /// `%XX` decoded, `+` a space (§3.4.1.3.1): the reference.
+    Form,
+    /// `%XX` decoded, `+` kept as a plus.
+    KeepPlus,
+    /// Nothing decoded: the bytes as on the wire.
+    Raw,
+}
+
+impl Decoding {
+    #[inline]
+    fn decode(self, input: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        match self {
+            Decoding::Form => encode::decode_to_vec(input, true, out),
+            Decoding::KeepPlus => encode::decode_to_vec(input, false, out),
+            Decoding::Raw => {
+                out.extend_from_slice(input);
+                Ok(())
+            }
+        }
+    }
+}
+
 /// One decoded parameter, borrowed from [`Parameters`] or [`Normalized`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -131,8 +156,19 @@ impl Parameters {
     ///
     /// A malformed percent-escape, with its offset in `text`. Nothing is added then.
     pub fn extend_urlencoded(&mut self, source: Source, text: &[u8]) -> Result<(), DecodeError> {
+        self.extend_decoded(source, text, Decoding::Form)
+    }
+
+    /// [`Parameters::extend_urlencoded`] with a choice of decoding; the diagnosis reproduces
+    /// other implementations' decoding mistakes with it.
+    pub(crate) fn extend_decoded(
+        &mut self,
+        source: Source,
+        text: &[u8],
+        decoding: Decoding,
+    ) -> Result<(), DecodeError> {
         let (bytes_before, entries_before) = (self.bytes.len(), self.entries.len());
-        let result = self.try_extend_urlencoded(source, text);
+        let result = self.try_extend_urlencoded(source, text, decoding);
         if result.is_err() {
             self.bytes.truncate(bytes_before);
             self.entries.truncate(entries_before);
@@ -140,7 +176,12 @@ impl Parameters {
         result
     }
 
-    fn try_extend_urlencoded(&mut self, source: Source, text: &[u8]) -> Result<(), DecodeError> {
+    fn try_extend_urlencoded(
+        &mut self,
+        source: Source,
+        text: &[u8],
+        decoding: Decoding,
+    ) -> Result<(), DecodeError> {
         let mut offset = 0;
         for pair in text.split(|&b| b == b'&') {
             let pair_offset = offset;
@@ -153,10 +194,12 @@ impl Parameters {
                 None => (pair, &pair[pair.len()..]),
             };
             let name_start = self.bytes.len();
-            encode::decode_to_vec(name, true, &mut self.bytes)
+            decoding
+                .decode(name, &mut self.bytes)
                 .map_err(|e| e.shifted(pair_offset))?;
             let name_end = self.bytes.len();
-            encode::decode_to_vec(value, true, &mut self.bytes)
+            decoding
+                .decode(value, &mut self.bytes)
                 .map_err(|e| e.shifted(pair_offset + name.len() + 1))?;
             self.entries.push(Entry {
                 source,

@@ -23,7 +23,7 @@ use url::Url;
 use crate::base_string::{self, BaseString, BaseUri};
 use crate::error::Location;
 use crate::header::{self, Realm};
-use crate::params::{Normalized, Parameters, Source};
+use crate::params::{Decoding, Normalized, Parameters, Source};
 use crate::sign::{self, PrivateKey, Signature, SignatureMethod, SigningKey};
 use crate::{Error, Secret};
 
@@ -543,46 +543,15 @@ impl Signer {
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
-        let body_hash = match (self.body_hash, request.has_form_body()) {
-            (BodyHash::Omit, _) => None,
-            (BodyHash::Send, true) => return Err(Error::BodyHashOnFormBody),
-            (BodyHash::Send, false) => Some(sign::body_hash(self.method, request.body)),
-        };
-
+        let body_hash = self.body_hash_of(request)?;
         let mut timestamp_buf = [0u8; 20];
-        let protocol: [(&str, Option<&[u8]>); 9] = [
-            ("oauth_body_hash", body_hash.as_deref().map(str::as_bytes)),
-            ("oauth_callback", request.callback.map(str::as_bytes)),
-            ("oauth_consumer_key", Some(self.consumer.key.as_bytes())),
-            ("oauth_nonce", Some(nonce.as_str().as_bytes())),
-            (
-                "oauth_signature_method",
-                Some(self.method.as_str().as_bytes()),
-            ),
-            (
-                "oauth_timestamp",
-                Some(timestamp.digits(&mut timestamp_buf)),
-            ),
-            ("oauth_token", self.token.as_ref().map(|t| t.key.as_bytes())),
-            ("oauth_verifier", request.verifier.map(str::as_bytes)),
-            (
-                "oauth_version",
-                (self.version == Version::Send).then_some(&b"1.0"[..]),
-            ),
-        ];
-
-        let protocol_len: usize = protocol
-            .iter()
-            .map(|(name, value)| value.map_or(0, |v| name.len() + v.len()))
-            .sum();
-        let mut params = collect_parameters(request, protocol.len(), protocol_len)?;
-        check_no_protocol_parameters(&params, &protocol)?;
-        for (name, value) in protocol {
-            if let Some(value) = value {
-                params.push(Source::Protocol, name.as_bytes(), value);
-            }
-        }
-
+        let protocol = self.protocol_parameters(
+            request,
+            nonce,
+            timestamp.digits(&mut timestamp_buf),
+            body_hash.as_deref(),
+        );
+        let params = collect_all(request, &protocol, Collect::RFC)?;
         let params = params.normalize();
         let base_string = build_base_string(request, &params)?;
         let signature = sign::sign(
@@ -600,15 +569,116 @@ impl Signer {
     }
 }
 
-/// The query's parameters and, for a form body, the body's, decoded, with room for `extra_count`
-/// more parameters of `extra_bytes` bytes in all. Signing and verifying both collect here.
+/// The protocol parameters (`oauth_*`, but `oauth_signature`) as `(name, value)` in sorted
+/// order; `None` for one this request does not send.
+pub(crate) type Protocol<'a> = [(&'static str, Option<&'a [u8]>); 9];
+
+impl Signer {
+    /// The `oauth_body_hash` value this signer sends for `request`, if any.
+    pub(crate) fn body_hash_of(&self, request: &Request<'_>) -> Result<Option<String>, Error> {
+        match (self.body_hash, request.has_form_body()) {
+            (BodyHash::Omit, _) => Ok(None),
+            (BodyHash::Send, true) => Err(Error::BodyHashOnFormBody),
+            (BodyHash::Send, false) => Ok(Some(sign::body_hash(self.method, request.body))),
+        }
+    }
+
+    /// The protocol parameters this signer sends with `request`.
+    pub(crate) fn protocol_parameters<'a>(
+        &'a self,
+        request: &'a Request<'_>,
+        nonce: &'a Nonce,
+        timestamp: &'a [u8],
+        body_hash: Option<&'a str>,
+    ) -> Protocol<'a> {
+        [
+            ("oauth_body_hash", body_hash.map(str::as_bytes)),
+            ("oauth_callback", request.callback.map(str::as_bytes)),
+            ("oauth_consumer_key", Some(self.consumer.key.as_bytes())),
+            ("oauth_nonce", Some(nonce.as_str().as_bytes())),
+            (
+                "oauth_signature_method",
+                Some(self.method.as_str().as_bytes()),
+            ),
+            ("oauth_timestamp", Some(timestamp)),
+            ("oauth_token", self.token.as_ref().map(|t| t.key.as_bytes())),
+            ("oauth_verifier", request.verifier.map(str::as_bytes)),
+            (
+                "oauth_version",
+                (self.version == Version::Send).then_some(&b"1.0"[..]),
+            ),
+        ]
+    }
+
+    /// The realm, if any.
+    pub(crate) fn realm(&self) -> Option<&Realm> {
+        self.realm.as_ref()
+    }
+
+    /// The RSA private key, if any.
+    pub(crate) fn private_key(&self) -> Option<&PrivateKey> {
+        self.private_key.as_ref()
+    }
+}
+
+/// Which parameters are collected (§3.4.1.3.1) and how they are decoded. Signing and verifying
+/// use [`Collect::RFC`]; the diagnosis reproduces other implementations' mistakes with the
+/// others.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Collect {
+    /// Whether the query's parameters are collected.
+    pub(crate) query: bool,
+    /// Whether the body's parameters are collected: `None` for a form body only (the
+    /// reference), `Some(b)` to collect them (`true`) or not (`false`) whatever the type.
+    pub(crate) body: Option<bool>,
+    /// How names and values are decoded.
+    pub(crate) decoding: Decoding,
+}
+
+impl Collect {
+    /// RFC 5849 §3.4.1.3.1.
+    pub(crate) const RFC: Collect = Collect {
+        query: true,
+        body: None,
+        decoding: Decoding::Form,
+    };
+}
+
+/// The query's and form body's parameters (per `collect`) and then the protocol parameters.
+/// Signing and verifying both collect here.
+pub(crate) fn collect_all(
+    request: &Request<'_>,
+    protocol: &Protocol<'_>,
+    collect: Collect,
+) -> Result<Parameters, Error> {
+    let protocol_len: usize = protocol
+        .iter()
+        .map(|(name, value)| value.map_or(0, |v| name.len() + v.len()))
+        .sum();
+    let mut params = collect_parameters(request, protocol.len(), protocol_len, collect)?;
+    check_no_protocol_parameters(&params, protocol)?;
+    for (name, value) in protocol {
+        if let Some(value) = value {
+            params.push(Source::Protocol, name.as_bytes(), value);
+        }
+    }
+    Ok(params)
+}
+
+/// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
+/// for `extra_count` more parameters of `extra_bytes` bytes in all.
 pub(crate) fn collect_parameters(
     request: &Request<'_>,
     extra_count: usize,
     extra_bytes: usize,
+    collect: Collect,
 ) -> Result<Parameters, Error> {
-    let query = request.url.query().unwrap_or("").as_bytes();
-    let form = if request.has_form_body() {
+    let query = if collect.query {
+        request.url.query().unwrap_or("").as_bytes()
+    } else {
+        &[]
+    };
+    let form = if collect.body.unwrap_or_else(|| request.has_form_body()) {
         request.body
     } else {
         &[]
@@ -616,13 +686,13 @@ pub(crate) fn collect_parameters(
     let count = count_pairs(query) + count_pairs(form) + extra_count;
     let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
     params
-        .extend_urlencoded(Source::Query, query)
+        .extend_decoded(Source::Query, query, collect.decoding)
         .map_err(|source| Error::InvalidPercentEncoding {
             location: Location::Query,
             source,
         })?;
     params
-        .extend_urlencoded(Source::Body, form)
+        .extend_decoded(Source::Body, form, collect.decoding)
         .map_err(|source| Error::InvalidPercentEncoding {
             location: Location::Body,
             source,

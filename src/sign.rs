@@ -119,6 +119,11 @@ impl SigningKey {
         SigningKey(Secret::from(std::mem::take(&mut *key)))
     }
 
+    /// A key made some other way (the diagnosis's deliberately wrong keys).
+    pub(crate) fn from_secret(key: Secret) -> Self {
+        SigningKey(key)
+    }
+
     /// The key's bytes. Handle them with the same care as the secrets.
     #[must_use]
     pub fn expose(&self) -> &[u8] {
@@ -240,6 +245,10 @@ pub struct Signature {
 }
 
 impl Signature {
+    pub(crate) fn new(method: SignatureMethod, value: Zeroizing<String>) -> Self {
+        Signature { method, value }
+    }
+
     /// The signature as sent in `oauth_signature` (before percent-encoding).
     #[must_use]
     pub fn as_str(&self) -> &str {

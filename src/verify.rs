@@ -1059,11 +1059,10 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             )
         });
         let mut params =
-            request::collect_parameters(request, header_count, header_bytes).map_err(|e| {
-                VerifyError::Malformed {
+            request::collect_parameters(request, header_count, header_bytes, request::Collect::RFC)
+                .map_err(|e| VerifyError::Malformed {
                     detail: e.to_string(),
-                }
-            })?;
+                })?;
         if params.len() + header_count > limits.max_parameters {
             return Err(VerifyError::Malformed {
                 detail: format!(

@@ -1,0 +1,515 @@
+//! Why two signatures differ: the other side's signature or base string explained by the
+//! mistake that reproduces it exactly.
+//!
+//! Every [`Cause`] is one switch on one stage of this crate's signing pipeline (a deliberately
+//! wrong encoder, sort, URI rule, key, ...). [`Explainer::explain`] computes the reference,
+//! then tries every cause alone and every pair of causes, and answers [`Verdict::Match`],
+//! [`Verdict::Explained`] with the causes that reproduce the observed value, or
+//! [`Verdict::Unexplained`]. When a base string was observed, [`compare`] says where it first
+//! differs from the reference, part by part.
+//!
+//! A worked example: a client signs a status update whose text has a space, and the server
+//! answers 401 and echoes the base string it built.
+//!
+//! ```
+//! use oauth1_signer::explain::{Cause, Explainer, Observed, Verdict};
+//! use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+//!
+//! let signer = Signer::new(Consumer::new("xvz1evFS4wEEPTGEFPHBog", "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"))
+//!     .with_token(Token::new("370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"));
+//! let url = "https://api.x.com/1.1/statuses/update.json?include_entities=true";
+//! let body = b"status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21";
+//! let request = Request::new("POST", url)?.with_form_body(body);
+//! let nonce = Nonce::new("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")?;
+//! let explainer = Explainer::new(&signer, &request, &nonce, Timestamp::new(1318622958))
+//!     .with_url_as_written(url);
+//!
+//! // The server's 401 body said: "base_string: POST&https%3A%2F%2Fapi.x.com…"
+//! let observed = "POST&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26\
+//!     oauth_consumer_key%3Dxvz1evFS4wEEPTGEFPHBog%26oauth_nonce%3DkYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg%26\
+//!     oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1318622958%26\
+//!     oauth_token%3D370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb%26oauth_version%3D1.0%26\
+//!     status%3DHello%2BLadies%2B%252B%2BGentlemen%252C%2Ba%2Bsigned%2BOAuth%2Brequest%2521";
+//! let explanation = explainer.explain(&Observed::base_string(observed))?;
+//!
+//! assert_eq!(explanation.verdict(), Verdict::Explained);
+//! assert_eq!(explanation.causes(), [Cause::PlusForSpace]);
+//! assert_eq!(explanation.difference().unwrap().part(), oauth1_signer::explain::Part::Parameters);
+//! println!("{}", explanation.detail());
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+
+mod cause;
+mod compare;
+mod variant;
+
+use std::fmt::{self, Write};
+
+use zeroize::Zeroizing;
+
+pub use cause::Cause;
+pub use compare::{compare, Difference, Part};
+use variant::{Context, Switches, EXCLUSIVE};
+
+use crate::base_string::BaseString;
+use crate::{Error, Nonce, Request, Signature, Signer, Timestamp};
+
+/// What the other side produced: its signature (decoded, as in `oauth_signature` after
+/// percent-decoding), its base string, or both.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Observed<'a> {
+    signature: Option<&'a str>,
+    base_string: Option<&'a str>,
+}
+
+impl<'a> Observed<'a> {
+    /// The other side's signature only.
+    #[must_use]
+    pub fn signature(signature: &'a str) -> Self {
+        Observed {
+            signature: Some(signature),
+            base_string: None,
+        }
+    }
+
+    /// The other side's base string only (many servers echo it in their 401 body).
+    #[must_use]
+    pub fn base_string(base_string: &'a str) -> Self {
+        Observed {
+            signature: None,
+            base_string: Some(base_string),
+        }
+    }
+
+    /// Adds the other side's signature.
+    #[must_use]
+    pub fn with_signature(mut self, signature: &'a str) -> Self {
+        self.signature = Some(signature);
+        self
+    }
+
+    /// Adds the other side's base string.
+    #[must_use]
+    pub fn with_base_string(mut self, base_string: &'a str) -> Self {
+        self.base_string = Some(base_string);
+        self
+    }
+
+    fn what(self) -> &'static str {
+        match (self.signature, self.base_string) {
+            (Some(_), Some(_)) => "signature and base string",
+            (Some(_), None) => "signature",
+            _ => "base string",
+        }
+    }
+}
+
+impl fmt::Debug for Observed<'_> {
+    // The signature of PLAINTEXT is the key: never shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Observed")
+            .field("signature", &self.signature.map(|_| ".."))
+            .field("base_string", &self.base_string)
+            .finish()
+    }
+}
+
+/// The answer of [`Explainer::explain`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Verdict {
+    /// The observed value equals the reference: nothing differs in what was given.
+    Match,
+    /// One cause, or one pair of causes, reproduces the observed value exactly.
+    Explained,
+    /// No single cause and no pair of causes reproduces it.
+    Unexplained,
+}
+
+impl Verdict {
+    /// `match`, `explained` or `unexplained`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Match => "match",
+            Verdict::Explained => "explained",
+            Verdict::Unexplained => "unexplained",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why the other side's value differs, or that it does not.
+#[derive(Clone, Debug)]
+pub struct Explanation {
+    verdict: Verdict,
+    causes: Vec<Cause>,
+    reference: BaseString,
+    reproduced: Option<BaseString>,
+    difference: Option<Difference>,
+    observed_what: &'static str,
+    base_strings_agree: bool,
+    pair: bool,
+}
+
+impl Explanation {
+    /// The verdict.
+    #[must_use]
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// The causes that reproduce the observed value: empty unless [`Verdict::Explained`]. Either
+    /// single causes that each reproduce it, the most likely first, or the two causes of a
+    /// pair that reproduces it together.
+    #[must_use]
+    pub fn causes(&self) -> &[Cause] {
+        &self.causes
+    }
+
+    /// Whether the causes act together (a pair) rather than each alone.
+    #[must_use]
+    pub fn is_pair(&self) -> bool {
+        self.pair
+    }
+
+    /// The reference base string (RFC 5849).
+    #[must_use]
+    pub fn reference_base_string(&self) -> &BaseString {
+        &self.reference
+    }
+
+    /// The base string the other side built, as the causes reproduce it (when explained).
+    #[must_use]
+    pub fn reproduced_base_string(&self) -> Option<&BaseString> {
+        self.reproduced.as_ref()
+    }
+
+    /// Where the other side's base string (observed, or reproduced) first differs from the
+    /// reference.
+    #[must_use]
+    pub fn difference(&self) -> Option<&Difference> {
+        self.difference.as_ref()
+    }
+
+    /// A few sentences a person can act on: what the other side did and what it must change.
+    /// Never a secret or a signature.
+    #[must_use]
+    pub fn detail(&self) -> String {
+        let what = self.observed_what;
+        match self.verdict {
+            Verdict::Match => format!(
+                "The observed {what} equals the reference: nothing differs in what was given. If the request is still refused, compare what was sent with what was signed (URL, body, Content-Type, header) and check the clock and the nonce."
+            ),
+            Verdict::Explained if self.pair => {
+                let (a, b) = (self.causes[0], self.causes[1]);
+                format!(
+                    "Two mistakes together reproduce the observed {what}: the other side {} ({a}), and {} ({b}). To fix: {} {}",
+                    a.what(),
+                    b.what(),
+                    a.fix(),
+                    b.fix()
+                )
+            }
+            Verdict::Explained => {
+                let first = self.causes[0];
+                let mut text = format!(
+                    "The other side {} ({first}). To fix: {}",
+                    first.what(),
+                    first.fix()
+                );
+                if self.causes.len() > 1 {
+                    let others: Vec<&str> = self.causes[1..].iter().map(|c| c.id()).collect();
+                    let _ = write!(
+                        text,
+                        " These reproduce the observed {what} equally: {}.",
+                        others.join(", ")
+                    );
+                }
+                text
+            }
+            Verdict::Unexplained => {
+                let mut text =
+                    format!("No single cause and no pair of causes reproduces the observed {what}.");
+                if let Some(difference) = &self.difference {
+                    let _ = write!(text, " The base strings differ: {difference}.");
+                } else if self.base_strings_agree {
+                    text.push_str(
+                        " The base strings agree, so the key or the digest differs: check the consumer secret and the token secret both sides use.",
+                    );
+                } else {
+                    text.push_str(
+                        " From a signature alone a wrong secret, token, nonce or timestamp looks the same: get the other side's base string (many servers echo it in their 401 body) and explain that.",
+                    );
+                }
+                text
+            }
+        }
+    }
+}
+
+/// Explains the other side's signature or base string for one request, signed with the
+/// reference pipeline by a [`Signer`] with the same credentials.
+#[derive(Clone, Copy, Debug)]
+pub struct Explainer<'a> {
+    signer: &'a Signer,
+    request: &'a Request<'a>,
+    nonce: &'a Nonce,
+    timestamp: Timestamp,
+    written_url: Option<&'a str>,
+}
+
+/// The outputs of one pass of the pipeline that are compared.
+struct Attempt {
+    base_string: BaseString,
+    signature: Option<Zeroizing<String>>,
+}
+
+impl Attempt {
+    fn same_as(&self, other: &Attempt) -> bool {
+        self.base_string == other.base_string && self.signature == other.signature
+    }
+}
+
+impl<'a> Explainer<'a> {
+    /// An explainer for `request` signed by `signer` with this nonce and timestamp, which must
+    /// be those the other side used.
+    #[must_use]
+    pub fn new(
+        signer: &'a Signer,
+        request: &'a Request<'a>,
+        nonce: &'a Nonce,
+        timestamp: Timestamp,
+    ) -> Self {
+        Explainer {
+            signer,
+            request,
+            nonce,
+            timestamp,
+            written_url: None,
+        }
+    }
+
+    /// The URL as written, before parsing lowercased its host and dropped a default port: it
+    /// lets [`Cause::HostNotLowercased`] and [`Cause::DefaultPortKept`] be detected.
+    #[must_use]
+    pub fn with_url_as_written(mut self, url: &'a str) -> Self {
+        self.written_url = Some(url);
+        self
+    }
+
+    /// The base string and signature the other side produces when it makes the mistakes
+    /// `causes` all at once (a cause that does not apply to this request changes nothing).
+    /// The signature is `None` for the RSA methods, whose signatures are checked, not
+    /// recomputed.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Signer::sign`] for this request.
+    pub fn reproduce(&self, causes: &[Cause]) -> Result<(BaseString, Option<Signature>), Error> {
+        let context = self.context()?;
+        let switches = Switches::of(causes);
+        let base_string = context.base_string(switches)?;
+        let signature = context
+            .signature(switches, &base_string)?
+            .map(|value| Signature::new(self.signer.method(), value));
+        Ok((base_string, signature))
+    }
+
+    fn context(&self) -> Result<Context<'a>, Error> {
+        Context::new(
+            self.signer,
+            self.request,
+            self.nonce,
+            self.timestamp,
+            self.written_url,
+        )
+    }
+
+    /// Explains `observed`: tries every cause alone, then every pair of causes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NothingObserved`] when `observed` is empty, and those of [`Signer::sign`] for
+    /// this request (which the reference must be able to sign).
+    pub fn explain(&self, observed: &Observed<'_>) -> Result<Explanation, Error> {
+        if observed.signature.is_none() && observed.base_string.is_none() {
+            return Err(Error::NothingObserved);
+        }
+        let context = self.context()?;
+        let search = Search::new(&context, observed);
+        let reference = search.attempt(Switches::NONE)?;
+        let mut explanation = Explanation {
+            verdict: Verdict::Unexplained,
+            causes: Vec::new(),
+            difference: observed
+                .base_string
+                .and_then(|b| compare(reference.base_string.as_str(), b)),
+            reproduced: None,
+            reference: reference.base_string.clone(),
+            observed_what: observed.what(),
+            base_strings_agree: false,
+            pair: false,
+        };
+        if search.reproduces(&reference) {
+            explanation.verdict = Verdict::Match;
+            return Ok(explanation);
+        }
+        explanation.base_strings_agree =
+            observed.base_string == Some(reference.base_string.as_str());
+
+        // Every cause alone; those that change nothing here are left out of the pairs.
+        let mut effective: Vec<(Cause, Attempt)> = Vec::new();
+        let mut singles: Vec<(Cause, BaseString)> = Vec::new();
+        for &cause in Cause::ALL {
+            let Ok(attempt) = search.attempt(Switches::of(&[cause])) else {
+                continue;
+            };
+            if attempt.same_as(&reference) {
+                continue;
+            }
+            if search.reproduces(&attempt) {
+                singles.push((cause, attempt.base_string.clone()));
+            }
+            effective.push((cause, attempt));
+        }
+        if !singles.is_empty() {
+            singles.sort_by_key(|(c, _)| c.rank());
+            explanation.verdict = Verdict::Explained;
+            explanation.causes = singles.iter().map(|(c, _)| *c).collect();
+            explanation.reproduced = Some(singles.swap_remove(0).1);
+        } else if let Some((a, b, base)) = search.best_pair(&effective, &reference) {
+            explanation.verdict = Verdict::Explained;
+            explanation.causes = vec![a, b];
+            explanation.reproduced = Some(base);
+            explanation.pair = true;
+        }
+        if explanation.difference.is_none() {
+            if let Some(reproduced) = &explanation.reproduced {
+                explanation.difference =
+                    compare(reference.base_string.as_str(), reproduced.as_str());
+            }
+        }
+        Ok(explanation)
+    }
+}
+
+/// The comparisons of one explanation.
+struct Search<'c, 'o> {
+    context: &'c Context<'c>,
+    observed: &'o Observed<'o>,
+    /// The observed RSA signature, decoded.
+    #[cfg_attr(not(feature = "rsa"), allow(dead_code))]
+    rsa_signature: Option<Vec<u8>>,
+    #[cfg(feature = "rsa")]
+    public_key: Option<crate::PublicKey>,
+}
+
+impl<'c, 'o> Search<'c, 'o> {
+    fn new(context: &'c Context<'c>, observed: &'o Observed<'o>) -> Self {
+        use base64::Engine;
+        let rsa = context.method().is_rsa();
+        Search {
+            context,
+            observed,
+            rsa_signature: observed
+                .signature
+                .filter(|_| rsa)
+                .and_then(|s| base64::engine::general_purpose::STANDARD.decode(s).ok()),
+            #[cfg(feature = "rsa")]
+            public_key: context.signer().private_key().map(crate::PublicKey::from),
+        }
+    }
+
+    /// One pass with `switches`: the base string, and the signature when one was observed.
+    fn attempt(&self, switches: Switches) -> Result<Attempt, Error> {
+        let base_string = self.context.base_string(switches)?;
+        let signature = match self.observed.signature {
+            Some(_) => self.context.signature(switches, &base_string)?,
+            None => None,
+        };
+        Ok(Attempt {
+            base_string,
+            signature,
+        })
+    }
+
+    /// Whether `attempt` gives every observed value.
+    fn reproduces(&self, attempt: &Attempt) -> bool {
+        if let Some(observed) = self.observed.base_string {
+            if attempt.base_string.as_str() != observed {
+                return false;
+            }
+        }
+        let Some(observed) = self.observed.signature else {
+            return true;
+        };
+        match &attempt.signature {
+            Some(signature) => signature.as_str() == observed,
+            None => self.rsa_reproduces(&attempt.base_string),
+        }
+    }
+
+    #[cfg(feature = "rsa")]
+    fn rsa_reproduces(&self, base_string: &BaseString) -> bool {
+        match (&self.public_key, &self.rsa_signature) {
+            (Some(key), Some(signature)) => crate::sign::rsa_verify(
+                self.context.method(),
+                key,
+                base_string.as_bytes(),
+                signature,
+            ),
+            _ => false,
+        }
+    }
+
+    #[cfg(not(feature = "rsa"))]
+    fn rsa_reproduces(&self, _: &BaseString) -> bool {
+        false
+    }
+
+    /// The most likely pair of effective causes that reproduces the observed value and that
+    /// neither cause alone explains.
+    fn best_pair(
+        &self,
+        effective: &[(Cause, Attempt)],
+        reference: &Attempt,
+    ) -> Option<(Cause, Cause, BaseString)> {
+        let mut best: Option<((u8, u8), Cause, Cause, BaseString)> = None;
+        for (i, (a, alone_a)) in effective.iter().enumerate() {
+            for (b, alone_b) in &effective[i + 1..] {
+                if EXCLUSIVE
+                    .iter()
+                    .any(|group| group.contains(a) && group.contains(b))
+                {
+                    continue;
+                }
+                let Ok(attempt) = self.attempt(Switches::of(&[*a, *b])) else {
+                    continue;
+                };
+                if attempt.same_as(reference)
+                    || attempt.same_as(alone_a)
+                    || attempt.same_as(alone_b)
+                    || !self.reproduces(&attempt)
+                {
+                    continue;
+                }
+                let (first, second) = if a.rank() <= b.rank() {
+                    (*a, *b)
+                } else {
+                    (*b, *a)
+                };
+                let key = (first.rank(), second.rank());
+                if best.as_ref().is_none_or(|(k, ..)| key < *k) {
+                    best = Some((key, first, second, attempt.base_string));
+                }
+            }
+        }
+        best.map(|(_, a, b, base)| (a, b, base))
+    }
+}

@@ -1,0 +1,199 @@
+//! The causes of a signature mismatch: one deterministic mistake each, named by the shared ids.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::Error;
+
+macro_rules! causes {
+    ($($variant:ident = $id:literal, $rank:literal, $what:literal, $fix:literal;)*) => {
+        /// One precise mistake the other side made relative to the RFC 5849 computation of the
+        /// same request; [`Cause::id`] gives its shared name.
+        ///
+        /// Each cause is one switch on one stage of the signing pipeline, so that applying it
+        /// to a request reproduces the other side's base string or signature exactly.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Cause {
+            $(
+                #[doc = concat!("`", $id, "`: the other side ", $what, ".")]
+                $variant,
+            )*
+        }
+
+        impl Cause {
+            /// Every cause, in the order of the pipeline's stages.
+            pub const ALL: &'static [Cause] = &[$(Cause::$variant),*];
+
+            /// The shared id, e.g. `plus-for-space`.
+            #[must_use]
+            pub const fn id(self) -> &'static str {
+                match self { $(Cause::$variant => $id),* }
+            }
+
+            /// What the other side did, in plain words (completes "the other side ...").
+            #[must_use]
+            pub const fn what(self) -> &'static str {
+                match self { $(Cause::$variant => $what),* }
+            }
+
+            /// What the other side must change.
+            #[must_use]
+            pub const fn fix(self) -> &'static str {
+                match self { $(Cause::$variant => $fix),* }
+            }
+
+            /// How often the mistake is met in the wild: 0 for the commonest. Among causes that
+            /// reproduce a value equally, the lower rank is named first.
+            pub(crate) const fn rank(self) -> u8 {
+                match self { $(Cause::$variant => $rank),* }
+            }
+        }
+    };
+}
+
+causes! {
+    PlusForSpace = "plus-for-space", 0,
+        "encoded a space as \"+\" instead of \"%20\" in parameter names and values (form encoding), so \"%2B\" stands where \"%2520\" should",
+        "Encode parameter names and values with RFC 3986 percent-encoding (space as %20), not with a form or query-string encoder.";
+    UnencodedSubDelims = "unencoded-sub-delims", 1,
+        "left ! * ' ( ) unencoded in parameter names and values (JavaScript encodeURIComponent does)",
+        "Percent-encode ! * ' ( ) too: every byte but A-Z a-z 0-9 - . _ ~ must become %XX.";
+    TildeEncoded = "tilde-encoded", 18,
+        "encoded ~ as %7E in parameter names and values",
+        "Leave ~ as it is: it is unreserved (RFC 3986 §2.3).";
+    LowercaseHex = "lowercase-hex", 19,
+        "wrote percent-escapes with lowercase hex digits (%2f instead of %2F)",
+        "Write percent-escapes with uppercase hex digits (RFC 5849 §3.6).";
+    ReservedUnencoded = "reserved-unencoded", 20,
+        "left / ? : @ , ; = + $ [ ] unencoded in parameter names and values (a generic URL encoder)",
+        "Percent-encode the reserved characters too: only A-Z a-z 0-9 - . _ ~ stay as they are.";
+    Latin1NotUtf8 = "latin1-not-utf8", 13,
+        "encoded text as ISO-8859-1 bytes instead of UTF-8 (é as %E9; characters outside Latin-1 as ?)",
+        "Encode text as UTF-8 before percent-encoding it (é is %C3%A9).";
+    ParamStringNotReencoded = "param-string-not-reencoded", 15,
+        "put the normalized parameter string into the base string without percent-encoding it a second time",
+        "Percent-encode the whole normalized parameter string once more when building the base string (RFC 5849 §3.4.1.1): \"a=b&c=d\" becomes \"a%3Db%26c%3Dd\".";
+    QueryNotDecoded = "query-not-decoded", 3,
+        "took query and form-body names and values exactly as on the wire and encoded them again (%20 became %2520, + became %2B)",
+        "Decode query and form-body names and values first (%XX, and + as a space), then encode them (RFC 5849 §3.4.1.3.1).";
+    PlusNotDecoded = "plus-not-decoded", 2,
+        "decoded %XX in query and form-body values but kept + as a literal plus instead of a space",
+        "Decode + in the query and in form bodies as a space (application/x-www-form-urlencoded rules).";
+    QueryNotSigned = "query-not-signed", 11,
+        "left the query parameters out of the signature",
+        "Sign the URL's query parameters along with the others (RFC 5849 §3.4.1.3.1).";
+    QueryInBaseUri = "query-in-base-uri", 32,
+        "kept the query in the base string URI (…/path?a=1) instead of signing its parameters",
+        "Drop the query from the base string URI and sign its parameters instead (RFC 5849 §3.4.1.2).";
+    FormBodyNotSigned = "form-body-not-signed", 4,
+        "left the parameters of the application/x-www-form-urlencoded body out",
+        "Sign the parameters of a form body (Content-Type application/x-www-form-urlencoded, charset parameter allowed), and set that Content-Type before signing.";
+    NonFormBodySigned = "non-form-body-signed", 12,
+        "parsed a body that is not application/x-www-form-urlencoded as a form and signed its parameters",
+        "Sign body parameters only when the Content-Type is application/x-www-form-urlencoded; a JSON, XML or multipart body is not signed (use oauth_body_hash for it).";
+    DuplicatesCollapsed = "duplicates-collapsed", 5,
+        "kept one value per parameter name (the last one) instead of every occurrence",
+        "Keep every occurrence of a repeated parameter name, sorted by value (RFC 5849 §3.4.1.3.2); do not collect parameters into a map.";
+    EmptyValueDropped = "empty-value-dropped", 25,
+        "dropped query or body parameters with an empty value (a= or a)",
+        "Sign parameters with an empty value as name= (RFC 5849 §3.4.1.3.2).";
+    SortedBeforeEncoding = "sorted-before-encoding", 6,
+        "sorted the parameters by their decoded names and values and encoded them afterwards",
+        "Sort by the encoded names, then the encoded values (RFC 5849 §3.4.1.3.2).";
+    SortedAsStrings = "sorted-as-strings", 14,
+        "sorted the encoded name=value strings as whole strings (so a1=x came before a=x)",
+        "Sort by encoded name first and by encoded value only among equal names, not by the joined name=value string.";
+    NotSorted = "not-sorted", 24,
+        "did not sort the parameters: query, then body in wire order, then the protocol parameters",
+        "Sort all parameters together by encoded name, then encoded value (RFC 5849 §3.4.1.3.2).";
+    DefaultPortKept = "default-port-kept", 8,
+        "kept an explicit default port (:80 for http, :443 for https) in the base string URI",
+        "Drop the port from the base string URI when it is the scheme's default (RFC 5849 §3.4.1.2).";
+    PortDropped = "port-dropped", 9,
+        "dropped a non-default port from the base string URI",
+        "Keep a port that is not the scheme's default in the base string URI (RFC 5849 §3.4.1.2).";
+    HostNotLowercased = "host-not-lowercased", 21,
+        "kept the scheme and host in their written letter case",
+        "Lowercase the scheme and host in the base string URI (RFC 5849 §3.4.1.2); keep the path's case.";
+    TrailingSlashChanged = "trailing-slash-changed", 31,
+        "added or removed the final / of the path",
+        "Sign the path exactly as requested, with or without its final /.";
+    SchemeChanged = "scheme-changed", 7,
+        "used the other scheme (http for https or the reverse), typical behind a TLS-terminating proxy",
+        "Build the base string URI from the URL the client used: behind a proxy, take the public scheme from its trusted Forwarded or X-Forwarded-Proto header.";
+    MethodNotUppercased = "method-not-uppercased", 30,
+        "used the HTTP method as written instead of uppercased",
+        "Uppercase the HTTP method in the base string (RFC 5849 §3.4.1.1).";
+    VersionMismatch = "version-mismatch", 16,
+        "signed oauth_version=1.0 where it is not sent, or left it out where it is",
+        "Sign oauth_version exactly when it is sent: both sides must agree on sending it.";
+    EmptyTokenIncluded = "empty-token-included", 17,
+        "signed an empty oauth_token= although there is no token",
+        "Leave oauth_token out of the signature when there is no token, or send the empty oauth_token it signs.";
+    RealmSigned = "realm-signed", 22,
+        "added realm to the signed parameters",
+        "Leave realm out of the base string: it belongs to the Authorization header only (RFC 5849 §3.4.1.3.1).";
+    CallbackNotSigned = "callback-not-signed", 23,
+        "left oauth_callback out of the signed parameters",
+        "Sign oauth_callback with the other protocol parameters of the temporary-credentials request.";
+    VerifierNotSigned = "verifier-not-signed", 28,
+        "left oauth_verifier out of the signed parameters",
+        "Sign oauth_verifier with the other protocol parameters of the token request.";
+    BodyHashNotSigned = "body-hash-not-signed", 29,
+        "computed oauth_body_hash but left it out of the signed parameters",
+        "Sign oauth_body_hash with the other protocol parameters.";
+    KeyMissingAmpersand = "key-missing-ampersand", 10,
+        "used the encoded consumer secret alone as the key, without the & that must end it when the token secret is empty",
+        "The key is enc(consumer secret) & enc(token secret): keep the & even when the token secret is empty.";
+    KeySecretsNotEncoded = "key-secrets-not-encoded", 26,
+        "joined the raw secrets with & without percent-encoding them",
+        "Percent-encode both secrets before joining them with & (RFC 5849 §3.4.2).";
+    KeyTokenSecretMissing = "key-token-secret-missing", 27,
+        "left the token secret out of the key (consumer secret and & only)",
+        "Append the encoded token secret after the & of the key.";
+    SignatureHex = "signature-hex", 33,
+        "wrote the HMAC digest as lowercase hex instead of base64",
+        "Encode the HMAC digest with base64 (RFC 5849 §3.4.2).";
+    WrongHash = "wrong-hash", 34,
+        "computed the HMAC with another hash than the declared signature method's",
+        "Use the hash the signature method names: SHA-1 for HMAC-SHA1, SHA-256 for HMAC-SHA256, SHA-512 for HMAC-SHA512.";
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for Cause {
+    type Err = Error;
+
+    /// Parses a shared id such as `plus-for-space`.
+    fn from_str(id: &str) -> Result<Self, Error> {
+        Cause::ALL
+            .iter()
+            .copied()
+            .find(|c| c.id() == id)
+            .ok_or_else(|| Error::UnknownCause { id: id.to_owned() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_ranks_are_a_permutation() {
+        let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
+        ranks.sort_unstable();
+        assert_eq!(ranks, (0..35).collect::<Vec<u8>>());
+        for &cause in Cause::ALL {
+            assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
+        }
+        assert_eq!(
+            "plus".parse::<Cause>().unwrap_err().to_string(),
+            "unknown mismatch cause \"plus\""
+        );
+    }
+}

@@ -1,0 +1,439 @@
+//! The signing pipeline with switches: each [`Cause`] turns one stage into the mistake it
+//! names. A stage whose switches are all off is the signing code itself.
+//!
+//! Stage order, as the shared definitions give it: base URI → parameter collection →
+//! empty-value drop → duplicate collapse → encoding → sort → base string → key → digest.
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
+use zeroize::Zeroizing;
+
+use super::Cause;
+use crate::base_string::{BaseString, BaseUri};
+use crate::encode::{self, Rules};
+use crate::params::{Decoding, Parameter, Parameters, Source};
+use crate::request::{self, Collect, Protocol};
+use crate::sign::{self, SignatureMethod, SigningKey};
+use crate::{Error, Nonce, Request, Secret, Signer, Timestamp};
+
+/// A set of causes, switched on together in one pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Switches(u64);
+
+impl Switches {
+    /// The reference: every switch off.
+    pub(crate) const NONE: Switches = Switches(0);
+
+    pub(crate) fn of(causes: &[Cause]) -> Switches {
+        Switches(causes.iter().fold(0, |bits, &c| bits | bit(c)))
+    }
+
+    pub(crate) fn has(self, cause: Cause) -> bool {
+        self.0 & bit(cause) != 0
+    }
+
+    fn any(self, causes: &[Cause]) -> bool {
+        causes.iter().any(|&c| self.has(c))
+    }
+}
+
+fn bit(cause: Cause) -> u64 {
+    1 << (cause as u8)
+}
+
+/// Causes that contradict each other: a pair from one group is never tried.
+pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
+    &[Cause::QueryNotDecoded, Cause::PlusNotDecoded],
+    &[Cause::QueryNotSigned, Cause::QueryInBaseUri],
+    &[Cause::FormBodyNotSigned, Cause::NonFormBodySigned],
+    &[
+        Cause::SortedBeforeEncoding,
+        Cause::SortedAsStrings,
+        Cause::NotSorted,
+    ],
+    &[Cause::DefaultPortKept, Cause::PortDropped],
+    &[Cause::KeyMissingAmpersand, Cause::KeyTokenSecretMissing],
+];
+
+const ENCODING: &[Cause] = &[
+    Cause::PlusForSpace,
+    Cause::UnencodedSubDelims,
+    Cause::TildeEncoded,
+    Cause::LowercaseHex,
+    Cause::ReservedUnencoded,
+    Cause::Latin1NotUtf8,
+    Cause::SortedBeforeEncoding,
+    Cause::SortedAsStrings,
+    Cause::NotSorted,
+    Cause::ParamStringNotReencoded,
+    Cause::MethodNotUppercased,
+];
+
+const URI: &[Cause] = &[
+    Cause::DefaultPortKept,
+    Cause::PortDropped,
+    Cause::HostNotLowercased,
+    Cause::TrailingSlashChanged,
+    Cause::SchemeChanged,
+    Cause::QueryInBaseUri,
+];
+
+/// The URL's scheme, host and port as written, which the parsed URL no longer has.
+#[derive(Clone, Copy, Debug, Default)]
+struct Written<'a> {
+    scheme: &'a str,
+    host: &'a str,
+    port: Option<&'a str>,
+    query: Option<&'a str>,
+}
+
+impl<'a> Written<'a> {
+    fn parse(url: &'a str) -> Written<'a> {
+        let url = url.trim();
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return Written::default();
+        };
+        let (before_fragment, _) = rest.split_once('#').unwrap_or((rest, ""));
+        let query = before_fragment.split_once('?').map(|(_, q)| q);
+        let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+        let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        let (host, port) = match host_port.rfind(':') {
+            Some(colon) if !host_port[colon..].contains(']') => {
+                (&host_port[..colon], Some(&host_port[colon + 1..]))
+            }
+            _ => (host_port, None),
+        };
+        Written {
+            scheme,
+            host,
+            port,
+            query,
+        }
+    }
+}
+
+/// One request and its credentials, with what every pass shares worked out once.
+pub(crate) struct Context<'a> {
+    signer: &'a Signer,
+    request: &'a Request<'a>,
+    nonce: &'a Nonce,
+    timestamp: String,
+    body_hash: Option<String>,
+    written: Written<'a>,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(
+        signer: &'a Signer,
+        request: &'a Request<'a>,
+        nonce: &'a Nonce,
+        timestamp: Timestamp,
+        written_url: Option<&'a str>,
+    ) -> Result<Self, Error> {
+        Ok(Context {
+            signer,
+            request,
+            nonce,
+            timestamp: timestamp.to_string(),
+            body_hash: signer.body_hash_of(request)?,
+            written: written_url.map(Written::parse).unwrap_or_default(),
+        })
+    }
+
+    pub(crate) fn method(&self) -> SignatureMethod {
+        self.signer.method()
+    }
+
+    pub(crate) fn signer(&self) -> &Signer {
+        self.signer
+    }
+
+    /// The base string with `switches` on.
+    pub(crate) fn base_string(&self, switches: Switches) -> Result<BaseString, Error> {
+        let params = self.parameters(switches)?;
+        let uri = self.base_uri(switches)?;
+        if !switches.any(ENCODING) {
+            return Ok(BaseString::new(
+                self.request.method(),
+                &uri,
+                &params.normalize(),
+            ));
+        }
+        let method = if switches.has(Cause::MethodNotUppercased) {
+            self.request.method().to_owned()
+        } else {
+            self.request.method().to_ascii_uppercase()
+        };
+        Ok(BaseString::assemble(
+            &method,
+            uri.as_str(),
+            &parameter_string(&params, switches),
+            !switches.has(Cause::ParamStringNotReencoded),
+        ))
+    }
+
+    /// Collection, the protocol parameters, the empty-value drop and the duplicate collapse.
+    fn parameters(&self, switches: Switches) -> Result<Parameters, Error> {
+        let mut protocol: Protocol<'_> = self.signer.protocol_parameters(
+            self.request,
+            self.nonce,
+            self.timestamp.as_bytes(),
+            self.body_hash.as_deref(),
+        );
+        for (name, value) in &mut protocol {
+            let off = match *name {
+                "oauth_callback" => switches.has(Cause::CallbackNotSigned),
+                "oauth_verifier" => switches.has(Cause::VerifierNotSigned),
+                "oauth_body_hash" => switches.has(Cause::BodyHashNotSigned),
+                _ => false,
+            };
+            if off {
+                *value = None;
+            }
+            if *name == "oauth_version" && switches.has(Cause::VersionMismatch) {
+                *value = if value.is_some() { None } else { Some(b"1.0") };
+            }
+            if *name == "oauth_token" && value.is_none() && switches.has(Cause::EmptyTokenIncluded)
+            {
+                *value = Some(b"");
+            }
+        }
+        let collect = Collect {
+            query: !switches.any(&[Cause::QueryNotSigned, Cause::QueryInBaseUri]),
+            body: if switches.has(Cause::FormBodyNotSigned) {
+                Some(false)
+            } else if switches.has(Cause::NonFormBodySigned) {
+                Some(true)
+            } else {
+                None
+            },
+            decoding: if switches.has(Cause::QueryNotDecoded) {
+                Decoding::Raw
+            } else if switches.has(Cause::PlusNotDecoded) {
+                Decoding::KeepPlus
+            } else {
+                Decoding::Form
+            },
+        };
+        let mut params = request::collect_all(self.request, &protocol, collect)?;
+        if switches.has(Cause::RealmSigned) {
+            if let Some(realm) = self.signer.realm() {
+                params.push(Source::Protocol, b"realm", realm.as_str().as_bytes());
+            }
+        }
+        if switches.has(Cause::EmptyValueDropped) {
+            params.retain(|p| p.source == Source::Protocol || !p.value.is_empty());
+        }
+        if switches.has(Cause::DuplicatesCollapsed) {
+            let all: Vec<Parameter<'_>> = params.iter().collect();
+            let last: Vec<bool> = (0..all.len())
+                .map(|i| all[i + 1..].iter().all(|q| q.name != all[i].name))
+                .collect();
+            let mut at = 0;
+            params.retain(|_| {
+                at += 1;
+                last[at - 1]
+            });
+        }
+        Ok(params)
+    }
+
+    /// The base string URI with `switches` on.
+    fn base_uri(&self, switches: Switches) -> Result<BaseUri<'a>, Error> {
+        let url = self.request.url();
+        if !switches.any(URI) {
+            return BaseUri::new(url);
+        }
+        let written = self.written;
+        let scheme = url.scheme();
+        let mut uri = String::new();
+        if switches.has(Cause::SchemeChanged) {
+            uri.push_str(if scheme == "https" { "http" } else { "https" });
+        } else if switches.has(Cause::HostNotLowercased)
+            && written.scheme.eq_ignore_ascii_case(scheme)
+        {
+            uri.push_str(written.scheme);
+        } else {
+            uri.push_str(scheme);
+        }
+        uri.push_str("://");
+        let host = url.host_str().unwrap_or("");
+        if switches.has(Cause::HostNotLowercased) && written.host.eq_ignore_ascii_case(host) {
+            uri.push_str(written.host);
+        } else {
+            uri.push_str(host);
+        }
+        let default_port = if scheme == "https" { "443" } else { "80" };
+        if switches.has(Cause::DefaultPortKept) && written.port == Some(default_port) {
+            uri.push(':');
+            uri.push_str(default_port);
+        } else if let (Some(port), false) = (url.port(), switches.has(Cause::PortDropped)) {
+            uri.push(':');
+            uri.push_str(&port.to_string());
+        }
+        let path = url.path();
+        if switches.has(Cause::TrailingSlashChanged) {
+            if let Some(without) = path.strip_suffix('/') {
+                uri.push_str(without);
+            } else {
+                uri.push_str(path);
+                uri.push('/');
+            }
+        } else {
+            uri.push_str(path);
+        }
+        if switches.has(Cause::QueryInBaseUri) {
+            let query = written.query.or_else(|| url.query()).unwrap_or("");
+            if !query.is_empty() {
+                uri.push('?');
+                uri.push_str(query);
+            }
+        }
+        Ok(BaseUri::from_text(uri))
+    }
+
+    /// The HMAC or PLAINTEXT signature of `base_string` with `switches` on (the key and digest
+    /// stages); `None` for the RSA methods, which are checked with the public key instead.
+    pub(crate) fn signature(
+        &self,
+        switches: Switches,
+        base_string: &BaseString,
+    ) -> Result<Option<Zeroizing<String>>, Error> {
+        let method = self.signer.method();
+        if method.is_rsa() {
+            return Ok(None);
+        }
+        let variant_key = self.key(switches);
+        let key = variant_key.as_ref().unwrap_or(self.signer.key());
+        if method == SignatureMethod::Plaintext {
+            return Ok(Some(Zeroizing::new(
+                String::from_utf8_lossy(key.expose()).into_owned(),
+            )));
+        }
+        let hash = match (switches.has(Cause::WrongHash), method) {
+            (true, SignatureMethod::HmacSha256) => SignatureMethod::HmacSha1,
+            (true, _) => SignatureMethod::HmacSha256,
+            (false, _) => method,
+        };
+        let digest = Zeroizing::new(sign::hmac_digest(hash, key, base_string.as_bytes())?);
+        Ok(Some(Zeroizing::new(if switches.has(Cause::SignatureHex) {
+            use std::fmt::Write;
+            digest.iter().fold(String::new(), |mut hex, b| {
+                let _ = write!(hex, "{b:02x}");
+                hex
+            })
+        } else {
+            BASE64.encode(&*digest)
+        })))
+    }
+
+    /// The signing key with the key switches on; `None` when they change nothing.
+    fn key(&self, switches: Switches) -> Option<SigningKey> {
+        let cs = self.signer.consumer().secret().expose();
+        let ts = self.signer.token().map_or(&[][..], |t| t.secret().expose());
+        let raw = switches.has(Cause::KeySecretsNotEncoded);
+        let drop_ampersand = switches.has(Cause::KeyMissingAmpersand) && ts.is_empty();
+        let drop_token = switches.has(Cause::KeyTokenSecretMissing) && !ts.is_empty();
+        if !raw && !drop_ampersand && !drop_token {
+            return None;
+        }
+        let mut key = Zeroizing::new(Vec::with_capacity(
+            encode::encoded_len(cs) + 1 + encode::encoded_len(ts) + encode::SPARE,
+        ));
+        let part = |bytes: &[u8], key: &mut Vec<u8>| {
+            if raw {
+                key.extend_from_slice(bytes);
+            } else {
+                encode::encode_to_vec(bytes, key);
+            }
+        };
+        part(cs, &mut key);
+        if !drop_ampersand {
+            key.push(b'&');
+            if !drop_token {
+                part(ts, &mut key);
+            }
+        }
+        Some(SigningKey::from_secret(Secret::from(std::mem::take(
+            &mut *key,
+        ))))
+    }
+}
+
+/// The normalized parameter string as the encoding and sorting switches make it.
+fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
+    let rules = Rules {
+        space_as_plus: switches.has(Cause::PlusForSpace),
+        sub_delims_literal: switches.has(Cause::UnencodedSubDelims),
+        tilde_escaped: switches.has(Cause::TildeEncoded),
+        lowercase_hex: switches.has(Cause::LowercaseHex),
+        reserved_literal: switches.has(Cause::ReservedUnencoded),
+    };
+    let latin1 = switches.has(Cause::Latin1NotUtf8);
+    let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params
+        .iter()
+        .map(|p| {
+            let mut encoded = Vec::new();
+            encode_text(p.name, rules, latin1, &mut encoded);
+            let name_len = encoded.len();
+            encoded.push(b'=');
+            encode_text(p.value, rules, latin1, &mut encoded);
+            (p, encoded, name_len)
+        })
+        .collect();
+    let by_encoded = |a: &(Parameter<'_>, Vec<u8>, usize), b: &(Parameter<'_>, Vec<u8>, usize)| {
+        a.1[..a.2]
+            .cmp(&b.1[..b.2])
+            .then_with(|| a.1[a.2 + 1..].cmp(&b.1[b.2 + 1..]))
+    };
+    if switches.has(Cause::SortedBeforeEncoding) {
+        pairs.sort_by(|a, b| {
+            a.0.name
+                .cmp(b.0.name)
+                .then_with(|| a.0.value.cmp(b.0.value))
+        });
+    } else if switches.has(Cause::SortedAsStrings) {
+        pairs.sort_by(|a, b| a.1.cmp(&b.1));
+    } else if switches.has(Cause::NotSorted) {
+        // Query, then body, in the order collected; the protocol parameters sorted after them.
+        let rank = |p: &Parameter<'_>| match p.source {
+            Source::Query => 0,
+            Source::Body => 1,
+            _ => 2,
+        };
+        pairs.sort_by(|a, b| {
+            rank(&a.0).cmp(&rank(&b.0)).then_with(|| {
+                if rank(&a.0) == 2 {
+                    by_encoded(a, b)
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+        });
+    } else {
+        pairs.sort_by(by_encoded);
+    }
+    let mut out = Vec::new();
+    for (i, (_, encoded, _)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        out.extend_from_slice(encoded);
+    }
+    out
+}
+
+/// Encodes a name or value by `rules`, first as ISO-8859-1 when `latin1` (characters outside it
+/// as `?`; bytes that are not UTF-8 stay as they are).
+fn encode_text(bytes: &[u8], rules: Rules, latin1: bool, out: &mut Vec<u8>) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if latin1 => {
+            let transcoded: Vec<u8> = text
+                .chars()
+                .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+                .collect();
+            encode::encode_by(&transcoded, rules, out);
+        }
+        _ => encode::encode_by(bytes, rules, out),
+    }
+}
