@@ -3,11 +3,9 @@
 
 mod common;
 
-use common::{case_files, fixtures_dir, header_parts, read_cases, Case, VersionField};
+use common::{case_files, fixtures_dir, header_parts, read_cases, request, signer, Case};
 use oauth1_signer::encode::{decode, encode};
-use oauth1_signer::{
-    BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signer, Token, Version,
-};
+use oauth1_signer::{Error, Nonce};
 
 struct Outcome {
     base_string: String,
@@ -16,53 +14,8 @@ struct Outcome {
 }
 
 fn sign(case: &Case) -> Result<Outcome, Error> {
-    let method: SignatureMethod = case
-        .signature_method
-        .as_deref()
-        .unwrap_or("HMAC-SHA1")
-        .parse()?;
-    let mut signer = Signer::new(Consumer::new(
-        case.consumer_key.as_str(),
-        case.consumer_secret.as_str(),
-    ))
-    .with_method(method);
-    if let Some(token) = &case.token {
-        signer = signer.with_token(Token::new(
-            token.as_str(),
-            case.token_secret.as_deref().unwrap_or(""),
-        ));
-    }
-    if let Some(realm) = &case.realm {
-        signer = signer.with_realm(Realm::new(realm.as_str())?);
-    }
-    match &case.version {
-        VersionField::Absent => {}
-        VersionField::Null => signer = signer.with_version(Version::Omit),
-        VersionField::Value(v) => signer = signer.with_version(v.parse()?),
-    }
-    if case.body_hash {
-        signer = signer.with_body_hash(BodyHash::Send);
-    }
-    if let Some(pem) = &case.private_key_pem {
-        #[cfg(feature = "rsa")]
-        {
-            signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem)?);
-        }
-        #[cfg(not(feature = "rsa"))]
-        let _ = pem;
-    }
-    let mut request = Request::new(&case.method, &case.url)?.with_body(
-        case.content_type.as_deref().unwrap_or(""),
-        case.body.as_deref().unwrap_or("").as_bytes(),
-    );
-    if let Some(callback) = &case.callback {
-        request = request.with_callback(callback);
-    }
-    if let Some(verifier) = &case.verifier {
-        request = request.with_verifier(verifier);
-    }
-    let done = signer.sign(
-        &request,
+    let done = signer(case)?.sign(
+        &request(case)?,
         &Nonce::new(case.nonce.as_str())?,
         case.timestamp.parse()?,
     )?;

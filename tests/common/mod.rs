@@ -5,6 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use oauth1_signer::{
+    BodyHash, Consumer, Error, Realm, Request, SignatureMethod, Signer, Token, Version,
+};
 use serde::Deserialize;
 
 /// A case object. Unknown fields are an error, so a misspelt field cannot pass unnoticed.
@@ -42,7 +45,20 @@ pub struct Case {
     pub realm: Option<String>,
     #[serde(default)]
     pub body_hash: bool,
+    /// Explain lines: what the other side produced.
+    #[serde(default)]
+    pub observed: Option<Observed>,
     pub expected: Expected,
+}
+
+/// The `observed` object of an explain line.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Observed {
+    #[serde(default)]
+    pub signature: Option<String>,
+    #[serde(default)]
+    pub base_string: Option<String>,
 }
 
 /// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
@@ -74,6 +90,70 @@ pub struct Expected {
     /// This project's extension: the exact message of an expected error.
     #[serde(default)]
     pub error_message: Option<String>,
+    /// Explain lines: `match`, `explained` or `unexplained`.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// Explain lines: the cause ids.
+    #[serde(default)]
+    pub causes: Vec<String>,
+    /// Explain lines: the RFC 5849 base string of the request.
+    #[serde(default)]
+    pub reference_base_string: Option<String>,
+}
+
+/// The signer a case describes, with the library's public API.
+pub fn signer(case: &Case) -> Result<Signer, Error> {
+    let method: SignatureMethod = case
+        .signature_method
+        .as_deref()
+        .unwrap_or("HMAC-SHA1")
+        .parse()?;
+    let mut signer = Signer::new(Consumer::new(
+        case.consumer_key.as_str(),
+        case.consumer_secret.as_str(),
+    ))
+    .with_method(method);
+    if let Some(token) = &case.token {
+        signer = signer.with_token(Token::new(
+            token.as_str(),
+            case.token_secret.as_deref().unwrap_or(""),
+        ));
+    }
+    if let Some(realm) = &case.realm {
+        signer = signer.with_realm(Realm::new(realm.as_str())?);
+    }
+    match &case.version {
+        VersionField::Absent => {}
+        VersionField::Null => signer = signer.with_version(Version::Omit),
+        VersionField::Value(v) => signer = signer.with_version(v.parse()?),
+    }
+    if case.body_hash {
+        signer = signer.with_body_hash(BodyHash::Send);
+    }
+    if let Some(pem) = &case.private_key_pem {
+        #[cfg(feature = "rsa")]
+        {
+            signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem)?);
+        }
+        #[cfg(not(feature = "rsa"))]
+        let _ = pem;
+    }
+    Ok(signer)
+}
+
+/// The request a case describes.
+pub fn request(case: &Case) -> Result<Request<'_>, Error> {
+    let mut request = Request::new(&case.method, &case.url)?.with_body(
+        case.content_type.as_deref().unwrap_or(""),
+        case.body.as_deref().unwrap_or("").as_bytes(),
+    );
+    if let Some(callback) = &case.callback {
+        request = request.with_callback(callback);
+    }
+    if let Some(verifier) = &case.verifier {
+        request = request.with_verifier(verifier);
+    }
+    Ok(request)
 }
 
 pub fn fixtures_dir() -> PathBuf {
@@ -86,11 +166,14 @@ pub fn case_files() -> Vec<PathBuf> {
         .expect("fixtures/ is readable")
         .map(|e| e.expect("fixtures/ entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        // The percent-encoding table and the verify lines have formats of their own.
+        // The percent-encoding table, the verify lines and the explain lines have formats of
+        // their own.
         .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n != "percent-encoding.json" && !n.starts_with("verify"))
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n != "percent-encoding.json"
+                    && !n.starts_with("verify")
+                    && !n.starts_with("explain")
+            })
         })
         .collect();
     files.sort();

@@ -1,0 +1,161 @@
+//! The diagnosis: every line of `fixtures/explain.json` (made by `fixtures/explain_cases.py`,
+//! which applies the shared cause definitions independently of this crate) explained by the
+//! library, and the search's properties.
+
+mod common;
+
+use std::path::Path;
+
+use common::case_files;
+use common::{fixtures_dir, read_cases, request, signer, Case};
+use oauth1_signer::explain::{Cause, Explainer, Observed, Verdict};
+use oauth1_signer::{Error, Nonce};
+
+fn explain(case: &Case) -> Result<oauth1_signer::explain::Explanation, Error> {
+    let signer = signer(case)?;
+    let request = request(case)?;
+    let nonce = Nonce::new(case.nonce.as_str())?;
+    let observed = case
+        .observed
+        .as_ref()
+        .expect("an explain line has `observed`");
+    let mut given = Observed::default();
+    if let Some(signature) = &observed.signature {
+        given = given.with_signature(signature);
+    }
+    if let Some(base_string) = &observed.base_string {
+        given = given.with_base_string(base_string);
+    }
+    Explainer::new(&signer, &request, &nonce, case.timestamp.parse()?)
+        .with_url_as_written(&case.url)
+        .explain(&given)
+}
+
+fn lines() -> Vec<Case> {
+    read_cases(&fixtures_dir().join("explain.json"))
+}
+
+#[test]
+fn every_explain_fixture_gets_its_verdict_and_causes() {
+    let mut failures = Vec::new();
+    let lines = lines();
+    for case in &lines {
+        let explanation = match explain(case) {
+            Ok(e) => e,
+            Err(e) => {
+                failures.push(format!("{}: error {e}", case.name));
+                continue;
+            }
+        };
+        let causes: Vec<&str> = explanation.causes().iter().map(|c| c.id()).collect();
+        let expected = &case.expected;
+        if Some(explanation.verdict().as_str()) != expected.verdict.as_deref()
+            || causes != expected.causes
+        {
+            failures.push(format!(
+                "{}: {} {causes:?}, expected {:?} {:?}",
+                case.name,
+                explanation.verdict(),
+                expected.verdict,
+                expected.causes
+            ));
+        }
+        if Some(explanation.reference_base_string().as_str())
+            != expected.reference_base_string.as_deref()
+        {
+            failures.push(format!("{}: reference base string differs", case.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} lines:\n{}",
+        failures.len(),
+        lines.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_fixtures_cover_every_cause_three_times_alone_and_some_pairs() {
+    let lines = lines();
+    for &cause in Cause::ALL {
+        let alone = lines
+            .iter()
+            .filter(|c| c.expected.causes == [cause.id()])
+            .count();
+        assert!(alone >= 3, "{cause}: {alone} fixtures");
+    }
+    let count = |verdict: &str, n: usize| {
+        lines
+            .iter()
+            .filter(|c| {
+                c.expected.verdict.as_deref() == Some(verdict)
+                    && (n == 0 || c.expected.causes.len() == n)
+            })
+            .count()
+    };
+    assert!(count("explained", 2) >= 8);
+    assert!(count("match", 0) >= 3);
+    assert!(count("unexplained", 0) >= 3);
+}
+
+#[test]
+fn cause_ids_are_those_of_the_shared_vocabulary() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/mismatch-causes.md");
+    let text = std::fs::read_to_string(&path).expect("../shared/mismatch-causes.md is readable");
+    let ids: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split_once("` |").map(|(id, _)| id))
+        .collect();
+    let ours: Vec<&str> = Cause::ALL.iter().map(|c| c.id()).collect();
+    assert_eq!(ours, ids);
+}
+
+#[test]
+fn with_no_cause_the_pipeline_is_the_signer() {
+    let mut checked = 0;
+    for file in case_files() {
+        for case in read_cases(&file) {
+            let (Ok(signer), Ok(request), Ok(nonce), Ok(timestamp)) = (
+                signer(&case),
+                request(&case),
+                Nonce::new(case.nonce.as_str()),
+                case.timestamp.parse(),
+            ) else {
+                continue;
+            };
+            let Ok(signed) = signer.sign(&request, &nonce, timestamp) else {
+                continue;
+            };
+            let explainer =
+                Explainer::new(&signer, &request, &nonce, timestamp).with_url_as_written(&case.url);
+            let (base_string, signature) = explainer.reproduce(&[]).unwrap();
+            assert_eq!(base_string, *signed.base_string(), "{}", case.name);
+            if let Some(signature) = signature {
+                assert_eq!(signature, *signed.signature(), "{}", case.name);
+            }
+            // The signer's own values are a match, whatever is observed.
+            let observed = Observed::base_string(signed.base_string().as_str())
+                .with_signature(signed.signature().as_str());
+            let explanation = explainer.explain(&observed).unwrap();
+            assert_eq!(explanation.verdict(), Verdict::Match, "{}", case.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 60, "{checked}");
+}
+
+#[test]
+fn nothing_observed_is_an_error() {
+    let case = &lines()[0];
+    let (signer, request) = (signer(case).unwrap(), request(case).unwrap());
+    let nonce = Nonce::new(case.nonce.as_str()).unwrap();
+    let err = Explainer::new(&signer, &request, &nonce, case.timestamp.parse().unwrap())
+        .explain(&Observed::default())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nothing to explain: give the other side's signature, its base string, or both"
+    );
+}
