@@ -125,19 +125,19 @@ fn with_no_cause_the_pipeline_is_the_signer() {
             ) else {
                 continue;
             };
-            let Ok(signed) = signer.sign(&request, &nonce, timestamp) else {
+            let Ok(done) = signer.sign(&request, &nonce, timestamp) else {
                 continue;
             };
             let explainer =
                 Explainer::new(&signer, &request, &nonce, timestamp).with_url_as_written(&case.url);
             let (base_string, signature) = explainer.reproduce(&[]).unwrap();
-            assert_eq!(base_string, *signed.base_string(), "{}", case.name);
+            assert_eq!(base_string, *done.base_string(), "{}", case.name);
             if let Some(signature) = signature {
-                assert_eq!(signature, *signed.signature(), "{}", case.name);
+                assert_eq!(signature, *done.signature(), "{}", case.name);
             }
             // The signer's own values are a match, whatever is observed.
-            let observed = Observed::base_string(signed.base_string().as_str())
-                .with_signature(signed.signature().as_str());
+            let observed = Observed::base_string(done.base_string().as_str())
+                .with_signature(done.signature().as_str());
             let explanation = explainer.explain(&observed).unwrap();
             assert_eq!(explanation.verdict(), Verdict::Match, "{}", case.name);
             checked += 1;
