@@ -399,6 +399,82 @@ impl<'a> Explainer<'a> {
     }
 }
 
+/// Finds a signature base string that a server echoed in its response body (`base_string:…`,
+/// `debug_sbs=…`, `Expected signature base string: …`, in text, HTML, JSON or a form-encoded
+/// body), whatever the label around it: the first `METHOD&http%3A%2F%2F…&…` in the text,
+/// HTML `&amp;` and JSON `\u0026` read as `&`, a base string encoded once more decoded. A
+/// final `.` followed by a space or the end of the text is taken as the sentence's.
+///
+/// ```
+/// use oauth1_signer::explain::find_base_string;
+///
+/// let body = "oauth_problem=signature_invalid&debug_sbs=GET%26https%253A%252F%252Fapi.example.com%252Fx%26a%253D1";
+/// assert_eq!(
+///     find_base_string(body).as_deref(),
+///     Some("GET&https%3A%2F%2Fapi.example.com%2Fx&a%3D1")
+/// );
+/// assert_eq!(find_base_string("Invalid signature"), None);
+/// ```
+#[must_use]
+pub fn find_base_string(response: &str) -> Option<String> {
+    let text = response.replace("&amp;", "&").replace("\\u0026", "&");
+    let bytes = text.as_bytes();
+    let is_method = |b: u8| b.is_ascii_alphabetic();
+    let is_encoded = |b: u8| crate::encode::is_unreserved(b) || b == b'%';
+    let mut best: Option<(usize, String)> = None;
+    for (separator, uri_start) in [("&", "http"), ("%26", "http")] {
+        let twice = separator == "%26";
+        let mut from = 0;
+        while let Some(found) = text[from..].find(&format!("{separator}{uri_start}")) {
+            let at = from + found;
+            from = at + 1;
+            let start = bytes[..at]
+                .iter()
+                .rposition(|&b| !is_method(b))
+                .map_or(0, |p| p + 1);
+            if start == at || best.as_ref().is_some_and(|(s, _)| *s <= start) {
+                continue;
+            }
+            // Method, separator, URI, separator, parameters: the last two have no raw `&`.
+            let mut end = at + separator.len();
+            let mut parts = 1;
+            while end < bytes.len() {
+                if !twice && bytes[end] == b'&' && parts == 1 {
+                    parts = 2;
+                } else if !is_encoded(bytes[end]) {
+                    break;
+                }
+                end += 1;
+            }
+            // A full stop that ends a sentence is not part of it.
+            if bytes[end - 1] == b'.'
+                && bytes
+                    .get(end)
+                    .is_none_or(|b| !b.is_ascii_graphic() || *b == b'<')
+            {
+                end -= 1;
+            }
+            let candidate = &text[start..end];
+            let candidate = if twice {
+                match crate::encode::decode(candidate.as_bytes()) {
+                    Ok(decoded) => String::from_utf8_lossy(&decoded).into_owned(),
+                    Err(_) => continue,
+                }
+            } else {
+                candidate.to_owned()
+            };
+            let uri_ok = candidate.split('&').nth(1).is_some_and(|uri| {
+                let uri = uri.to_ascii_lowercase();
+                uri.starts_with("http%3a%2f%2f") || uri.starts_with("https%3a%2f%2f")
+            });
+            if uri_ok && candidate.split('&').count() == 3 {
+                best = Some((start, candidate));
+            }
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
 /// The comparisons of one explanation.
 struct Search<'c, 'o> {
     context: &'c Context<'c>,
@@ -469,6 +545,7 @@ impl<'c, 'o> Search<'c, 'o> {
     }
 
     #[cfg(not(feature = "rsa"))]
+    #[allow(clippy::unused_self)] // the same signature as with the feature
     fn rsa_reproduces(&self, _: &BaseString) -> bool {
         false
     }

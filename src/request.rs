@@ -616,6 +616,7 @@ impl Signer {
     }
 
     /// The RSA private key, if any.
+    #[cfg(feature = "rsa")]
     pub(crate) fn private_key(&self) -> Option<&PrivateKey> {
         self.private_key.as_ref()
     }

@@ -319,3 +319,169 @@ fn verify_prints_the_verdict_and_fails_when_the_request_does_not_verify() {
     let help = oauth1(&["verify", "--help"], b"", &secrets);
     assert!(!text(&help.stdout).contains("kd94hf93k423kf44"));
 }
+
+/// The X sample's published base string (`fixtures/published.json`).
+fn x_base_string() -> String {
+    read_cases(&common::fixtures_dir().join("published.json"))
+        .into_iter()
+        .find(|c| c.name == "x-api-creating-a-signature")
+        .and_then(|c| c.expected.base_string)
+        .expect("the X sample is in published.json")
+}
+
+fn x_explain_args() -> Vec<&'static str> {
+    let mut args = x_sign_args();
+    args[0] = "explain";
+    args
+}
+
+const X_SECRETS: [(&str, &str); 2] = [
+    ("OAUTH1_CONSUMER_SECRET", X_CONSUMER_SECRET),
+    ("OAUTH1_TOKEN_SECRET", X_TOKEN_SECRET),
+];
+
+#[test]
+fn sign_verbose_shows_every_stage_and_only_the_shape_of_the_key() {
+    let mut args = x_sign_args();
+    args.push("--verbose");
+    let output = oauth1(&args, b"", &X_SECRETS);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    for expected in [
+        "  query  include_entities       = \"true\"",
+        "  body   status                 = \"Hello Ladies + Gentlemen, a signed OAuth request!\"",
+        "         status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21",
+        "  oauth  oauth_nonce            = \"kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg\"",
+        "normalized:    include_entities=true&oauth_consumer_key=xvz1evFS4wEEPTGEFPHBog&",
+        "method:        POST",
+        "base URI:      https://api.twitter.com/1.1/statuses/update.json",
+        &format!("base string:   {}", x_base_string()),
+        "key:           <consumer secret, 43 bytes>&<token secret, 41 bytes>",
+        "signature:     hCtSmYh+iHYCEqBWrE7C7hYmtUk=",
+        "authorization: OAuth ",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} not in\n{stdout}");
+    }
+    assert!(!stdout.contains(X_CONSUMER_SECRET) && !stdout.contains(X_TOKEN_SECRET));
+}
+
+#[test]
+fn explain_finds_the_echoed_base_string_and_names_the_cause() {
+    // The server encoded spaces as "+": plus-for-space applied by hand to the published base
+    // string (its only spaces are in the status), echoed in an HTML 401 page.
+    let theirs = x_base_string().replace("%2520", "%2B");
+    let page = format!(
+        "<html><body><p>Invalid signature. Expected signature base string: {}</p></body></html>",
+        theirs.replace('&', "&amp;")
+    );
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain-401.html");
+    std::fs::write(&path, page).unwrap();
+    let mut args = x_explain_args();
+    args.extend(["--server-response", path.to_str().unwrap()]);
+    let output = oauth1(&args, b"", &X_SECRETS);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "verdict:    explained", "{stdout}");
+    assert!(
+        lines[1].starts_with("cause:      plus-for-space: the other side encoded a space as \"+\"")
+    );
+    assert!(lines[2].starts_with("fix:        Encode parameter names and values with RFC 3986"));
+    assert_eq!(lines[3], format!("reference:  {}", x_base_string()));
+    assert_eq!(lines[4], format!("observed:   {theirs}"));
+    assert!(
+        lines[5].starts_with("difference: first difference at byte "),
+        "{stdout}"
+    );
+    // The caret stands under the first differing character of the two windows.
+    let caret = lines[8].find('^').unwrap();
+    let (ours, theirs): (Vec<char>, Vec<char>) =
+        (lines[6].chars().collect(), lines[7].chars().collect());
+    assert_ne!(ours[caret], theirs[caret], "{stdout}");
+    assert_eq!(ours[11..caret], theirs[11..caret], "{stdout}");
+    assert!(!stdout.contains(X_CONSUMER_SECRET) && !stdout.contains(X_TOKEN_SECRET));
+
+    // A signature alone: the other side's base string is the reproduced one.
+    let mut args = x_explain_args();
+    args.extend(["--observed-signature", "hCtSmYh+iHYCEqBWrE7C7hYmtUk="]);
+    let stdout = text(&oauth1(&args, b"", &X_SECRETS).stdout);
+    assert!(stdout.starts_with("verdict:    match\n"), "{stdout}");
+
+    // Without nonce, or with nothing to explain: errors that say what to give.
+    let args: Vec<&str> = x_explain_args()
+        .into_iter()
+        .filter(|a| !a.starts_with("kYjz") && *a != "--nonce")
+        .collect();
+    let output = oauth1(&args, b"", &X_SECRETS);
+    assert!(!output.status.success());
+    assert_eq!(
+        text(&output.stderr),
+        "error: --nonce is needed: the oauth_nonce the other side signed\n"
+    );
+    let output = oauth1(&x_explain_args(), b"", &X_SECRETS);
+    assert_eq!(
+        text(&output.stderr),
+        "error: nothing to explain: give the other side's signature, its base string, or both\n"
+    );
+    let empty = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain-empty.txt");
+    std::fs::write(&empty, "401 Unauthorized").unwrap();
+    let mut args = x_explain_args();
+    args.extend(["--server-response", empty.to_str().unwrap()]);
+    let output = oauth1(&args, b"", &X_SECRETS);
+    assert!(text(&output.stderr).starts_with("error: no base string found in "));
+}
+
+#[test]
+fn explain_jsonl_answers_every_fixture_line_and_survives_bad_lines() {
+    let text_in = std::fs::read_to_string(common::fixtures_dir().join("explain.json")).unwrap();
+    let lines: Vec<Value> = serde_json::from_str(&text_in).unwrap();
+    let mut stream = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        stream.push_str(&line.to_string());
+        stream.push('\n');
+        if i % 40 == 0 {
+            stream.push_str("{not json\n");
+            stream.push_str(r#"{"name": "no-observed", "method": "GET", "url": "https://a.example/", "consumer_key": "k", "consumer_secret": "s", "nonce": "n", "timestamp": "1"}"#);
+            stream.push('\n');
+        }
+    }
+    let output = oauth1(&["explain", "--jsonl"], stream.as_bytes(), &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let answers: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut answers = answers.iter();
+    for (i, line) in lines.iter().enumerate() {
+        let answer = answers.next().unwrap();
+        let expected = &line["expected"];
+        assert_eq!(answer["name"], line["name"]);
+        assert_eq!(answer["verdict"], expected["verdict"], "{answer}");
+        assert_eq!(answer["causes"], expected["causes"], "{answer}");
+        assert_eq!(
+            answer["reference_base_string"],
+            expected["reference_base_string"]
+        );
+        let detail = answer["detail"].as_str().unwrap();
+        assert!(detail.len() > 40, "{answer}");
+        for secret in ["consumer_secret", "token_secret"] {
+            if let Some(secret) = line[secret].as_str().filter(|s| s.len() > 3) {
+                assert!(!detail.contains(secret), "{answer}");
+            }
+        }
+        if i % 40 == 0 {
+            let bad = answers.next().unwrap();
+            assert!(
+                bad["error"].as_str().unwrap().starts_with("invalid JSON: "),
+                "{bad}"
+            );
+            let bad = answers.next().unwrap();
+            assert_eq!(bad["name"], "no-observed");
+            assert_eq!(
+                bad["error"],
+                "no \"observed\": give observed.signature, observed.base_string, or both"
+            );
+        }
+    }
+    assert!(answers.next().is_none());
+}

@@ -159,3 +159,35 @@ fn nothing_observed_is_an_error() {
         "nothing to explain: give the other side's signature, its base string, or both"
     );
 }
+
+#[test]
+fn base_strings_are_found_in_the_forms_servers_echo_them() {
+    use oauth1_signer::explain::find_base_string;
+    let sbs = "GET&https%3A%2F%2Fapi.example.com%2Fx&a%3D1%26oauth_nonce%3Dn";
+    let twice = "GET%26https%253A%252F%252Fapi.example.com%252Fx%26a%253D1%2526oauth_nonce%253Dn";
+    for response in [
+        format!("base_string:{sbs}"),
+        format!("oauth_problem=signature_invalid&debug_sbs={sbs}"),
+        format!("oauth_problem=signature_invalid&debug_sbs={twice}&x=1"),
+        format!("Expected signature base string: {sbs}\n"),
+        format!("Invalid signature. The signature base string was {sbs}."),
+        format!("<p>base string: {}</p>", sbs.replace('&', "&amp;")),
+        format!(
+            r#"{{"error":"invalid","sbs":"{}"}}"#,
+            sbs.replace('&', "\\u0026")
+        ),
+    ] {
+        assert_eq!(
+            find_base_string(&response).as_deref(),
+            Some(sbs),
+            "{response}"
+        );
+    }
+    for response in [
+        "401 Unauthorized",
+        "GET&ftp%3A%2F%2Fx&a",
+        "&http%3A%2F%2Fx&a",
+    ] {
+        assert_eq!(find_base_string(response), None, "{response}");
+    }
+}

@@ -144,6 +144,7 @@ impl<'a> Context<'a> {
         self.signer.method()
     }
 
+    #[cfg(feature = "rsa")]
     pub(crate) fn signer(&self) -> &Signer {
         self.signer
     }

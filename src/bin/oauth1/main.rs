@@ -8,6 +8,9 @@
 //! oauth1 verify --method GET --url 'https://api.example.com/1/x.json?a=1' \
 //!     --authorization 'OAuth oauth_consumer_key="KEY", …'
 //! oauth1 verify --jsonl < received.jsonl
+//! oauth1 explain --method GET --url 'https://api.example.com/1/x.json?a=1' \
+//!     --consumer-key KEY --nonce N --timestamp 1318622958 --server-response 401.txt
+//! oauth1 explain --jsonl < explain.jsonl
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
@@ -42,6 +45,8 @@ enum Command {
     Sign(Box<SignArgs>),
     /// Verify a received request as a server would: every check, and the first that fails.
     Verify(Box<VerifyArgs>),
+    /// Explain why the other side's signature or base string differs from this request's.
+    Explain(Box<ExplainArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -84,6 +89,7 @@ impl RequestArgs {
 }
 
 #[derive(Args)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches
 struct SignArgs {
     /// Read request cases as JSON Lines on standard input and write one result line for each
     /// (the request-case format).
@@ -133,6 +139,25 @@ struct SignArgs {
     /// Send oauth_body_hash (never with a form body).
     #[arg(long)]
     body_hash: bool,
+    /// Print every intermediate value: the parameters with their sources and encodings, the
+    /// normalized string, the base URI, the key's shape (never the secrets).
+    #[arg(long)]
+    verbose: bool,
+}
+
+#[derive(Args)]
+struct ExplainArgs {
+    #[command(flatten)]
+    sign: SignArgs,
+    /// The oauth_signature the other side computed (percent-decoded; base64 for HMAC).
+    #[arg(long)]
+    observed_signature: Option<String>,
+    /// The signature base string the other side built.
+    #[arg(long, conflicts_with = "server_response")]
+    observed_base_string: Option<String>,
+    /// A file holding the server's response body, in which it echoed its base string.
+    #[arg(long, value_name = "FILE")]
+    server_response: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -177,6 +202,8 @@ fn main() -> ExitCode {
         Command::Sign(args) => sign_one(*args),
         Command::Verify(args) if args.jsonl => verify::jsonl(),
         Command::Verify(args) => verify::one(*args),
+        Command::Explain(args) if args.sign.jsonl => explain::jsonl(),
+        Command::Explain(args) => explain::one(*args),
         Command::Encode { value } => encode(&value),
     };
     match result {
@@ -224,6 +251,9 @@ struct Case {
     realm: Option<String>,
     #[serde(default)]
     body_hash: bool,
+    /// Explain lines: what the other side produced.
+    #[serde(default)]
+    observed: Option<explain::ObservedField>,
     // Carried by fixtures; not used to sign.
     #[serde(default, rename = "source")]
     _source: Option<serde::de::IgnoredAny>,
@@ -255,6 +285,20 @@ struct Outcome {
 
 /// Signs a case with the library's public API.
 fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
+    let done = signer_of(case)?.sign(
+        &request_of(case, body)?,
+        &Nonce::new(case.nonce.as_str())?,
+        case.timestamp.parse()?,
+    )?;
+    Ok(Outcome {
+        base_string: done.base_string().to_string(),
+        signature: done.signature().as_str().to_owned(),
+        authorization: done.authorization(),
+    })
+}
+
+/// The signer a case describes.
+fn signer_of(case: &Case) -> Result<Signer, Error> {
     let method: SignatureMethod = case
         .signature_method
         .as_deref()
@@ -283,6 +327,11 @@ fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
     if let Some(pem) = &case.private_key_pem {
         signer = with_private_key(signer, pem)?;
     }
+    Ok(signer)
+}
+
+/// The request a case describes, with `body`.
+fn request_of<'a>(case: &'a Case, body: &'a [u8]) -> Result<Request<'a>, Error> {
     let mut request = Request::new(&case.method, &case.url)?
         .with_body(case.content_type.as_deref().unwrap_or(""), body);
     if let Some(callback) = &case.callback {
@@ -291,16 +340,7 @@ fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
     if let Some(verifier) = &case.verifier {
         request = request.with_verifier(verifier);
     }
-    let done = signer.sign(
-        &request,
-        &Nonce::new(case.nonce.as_str())?,
-        case.timestamp.parse()?,
-    )?;
-    Ok(Outcome {
-        base_string: done.base_string().to_string(),
-        signature: done.signature().as_str().to_owned(),
-        authorization: done.authorization(),
-    })
+    Ok(request)
 }
 
 #[cfg(feature = "rsa")]
@@ -376,9 +416,12 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }
 
+mod explain;
 mod verify;
 
-fn sign_one(args: SignArgs) -> Result<(), String> {
+/// The case the flags describe, and the body; a random nonce and the clock's time unless
+/// given, when `fresh` allows it.
+fn case_of(args: SignArgs, fresh: bool) -> Result<(Case, Vec<u8>), String> {
     let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
     let rsa = args.signature_method.starts_with("RSA-");
     let consumer_secret = match (args.consumer_secret, rsa) {
@@ -387,16 +430,24 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
         (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
     };
     let body = args.request.read_body()?;
-    let nonce = match args.nonce {
-        Some(nonce) => nonce,
-        None => Nonce::generate()
+    let nonce = match (args.nonce, fresh) {
+        (Some(nonce), _) => nonce,
+        (None, true) => Nonce::generate()
             .map_err(|e| e.to_string())?
             .as_str()
             .to_owned(),
+        (None, false) => {
+            return Err("--nonce is needed: the oauth_nonce the other side signed".to_owned())
+        }
     };
-    let timestamp = match args.timestamp {
-        Some(timestamp) => timestamp,
-        None => Timestamp::now().map_err(|e| e.to_string())?.to_string(),
+    let timestamp = match (args.timestamp, fresh) {
+        (Some(timestamp), _) => timestamp,
+        (None, true) => Timestamp::now().map_err(|e| e.to_string())?.to_string(),
+        (None, false) => {
+            return Err(
+                "--timestamp is needed: the oauth_timestamp the other side signed".to_owned(),
+            )
+        }
     };
     let case = Case {
         _name: String::new(),
@@ -424,14 +475,74 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
         verifier: args.verifier,
         realm: args.realm,
         body_hash: args.body_hash,
+        observed: None,
         _source: None,
         _expected: None,
     };
+    Ok((case, body))
+}
+
+fn sign_one(args: SignArgs) -> Result<(), String> {
+    let verbose = args.verbose;
+    let (case, body) = case_of(args, true)?;
+    if verbose {
+        return sign_verbose(&case, &body).map_err(|e| e.to_string());
+    }
     let outcome = sign_case(&case, &body).map_err(|e| e.to_string())?;
     println!("base string:   {}", outcome.base_string);
     println!("signature:     {}", outcome.signature);
     println!("authorization: {}", outcome.authorization);
     Ok(())
+}
+
+/// `oauth1 sign --verbose`: every stage, with the key's shape instead of the secrets.
+fn sign_verbose(case: &Case, body: &[u8]) -> Result<(), Error> {
+    use oauth1_signer::base_string::BaseUri;
+    use oauth1_signer::encode::encode;
+
+    let signer = signer_of(case)?;
+    let request = request_of(case, body)?;
+    let done = signer.sign(
+        &request,
+        &Nonce::new(case.nonce.as_str())?,
+        case.timestamp.parse()?,
+    )?;
+    println!("parameters (source, decoded name = value, then as encoded), in normalized order:");
+    let params = done.parameters();
+    let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for p in params.iter() {
+        let name = String::from_utf8_lossy(p.name);
+        println!(
+            "  {:<5}  {name:<width$} = {:?}\n         {}={}",
+            p.source.to_string(),
+            String::from_utf8_lossy(p.value),
+            encode(p.name),
+            encode(p.value),
+        );
+    }
+    println!("normalized:    {}", done.parameters());
+    println!("method:        {}", done.base_string().method());
+    println!("base URI:      {}", BaseUri::new(request.url())?);
+    println!("base string:   {}", done.base_string());
+    println!("key:           {}", key_shape(&signer));
+    println!("signature:     {}", done.signature().as_str());
+    println!("authorization: {}", done.authorization());
+    Ok(())
+}
+
+/// The key as the lengths of its parts, never their bytes.
+fn key_shape(signer: &Signer) -> String {
+    if signer.method().is_rsa() {
+        return "the RSA private key (not shown)".to_owned();
+    }
+    let consumer = signer.consumer().secret().len();
+    match signer.token() {
+        Some(token) if !token.secret().is_empty() => format!(
+            "<consumer secret, {consumer} bytes>&<token secret, {} bytes>",
+            token.secret().len()
+        ),
+        _ => format!("<consumer secret, {consumer} bytes>& (no token secret)"),
+    }
 }
 
 const NO_CONSUMER_SECRET: &str =

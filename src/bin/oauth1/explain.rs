@@ -1,0 +1,187 @@
+//! `oauth1 explain`: why the other side's signature or base string differs.
+
+use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
+use oauth1_signer::{Error, Nonce};
+use serde::{Deserialize, Serialize};
+
+use super::{case_of, each_line, request_of, signer_of, Case, ExplainArgs};
+
+/// The `observed` object of an explain line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ObservedField {
+    #[serde(default)]
+    signature: Option<String>,
+    #[serde(default)]
+    base_string: Option<String>,
+}
+
+/// Explains a case against what the other side produced.
+fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {
+    let signer = signer_of(case)?;
+    let request = request_of(case, body)?;
+    let nonce = Nonce::new(case.nonce.as_str())?;
+    let mut given = Observed::default();
+    if let Some(signature) = &observed.signature {
+        given = given.with_signature(signature);
+    }
+    if let Some(base_string) = &observed.base_string {
+        given = given.with_base_string(base_string);
+    }
+    Explainer::new(&signer, &request, &nonce, case.timestamp.parse()?)
+        .with_url_as_written(&case.url)
+        .explain(&given)
+}
+
+#[derive(Serialize)]
+struct AnswerLine<'a> {
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    causes: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reference_base_string: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn answer(line: &str) -> String {
+    let error = |name, message: String| AnswerLine {
+        name,
+        verdict: None,
+        causes: None,
+        reference_base_string: None,
+        detail: None,
+        error: Some(message),
+    };
+    let value: serde_json::Value = match serde_json::from_str(line) {
+        Ok(value) => value,
+        Err(e) => return to_json(&error(None, format!("invalid JSON: {e}"))),
+    };
+    let name = value.get("name").and_then(serde_json::Value::as_str);
+    let answer = match Case::deserialize(&value) {
+        Err(e) => error(name, format!("invalid explain line: {e}")),
+        Ok(case) => match &case.observed {
+            None => error(
+                name,
+                "no \"observed\": give observed.signature, observed.base_string, or both"
+                    .to_owned(),
+            ),
+            Some(observed) => {
+                let body = case.body.as_deref().unwrap_or("").as_bytes();
+                match explain_case(&case, body, observed) {
+                    Ok(explanation) => AnswerLine {
+                        name,
+                        verdict: Some(explanation.verdict().as_str()),
+                        causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
+                        reference_base_string: Some(
+                            explanation.reference_base_string().to_string(),
+                        ),
+                        detail: Some(explanation.detail()),
+                        error: None,
+                    },
+                    Err(e) => error(name, e.to_string()),
+                }
+            }
+        },
+    };
+    to_json(&answer)
+}
+
+fn to_json(line: &AnswerLine<'_>) -> String {
+    serde_json::to_string(line).unwrap_or_default()
+}
+
+/// `oauth1 explain --jsonl`.
+pub(crate) fn jsonl() -> Result<(), String> {
+    each_line(answer)
+}
+
+/// `oauth1 explain` with flags: the verdict, the causes in words, and the two base strings.
+pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
+    let echoed = match &args.server_response {
+        Some(path) => {
+            let text = std::fs::read(path)
+                .map_err(|e| format!("reading the server response {}: {e}", path.display()))?;
+            let text = String::from_utf8_lossy(&text);
+            Some(find_base_string(&text).ok_or_else(|| {
+                format!(
+                    "no base string found in {}: expected one such as \"GET&https%3A%2F%2F…&…\"",
+                    path.display()
+                )
+            })?)
+        }
+        None => args.observed_base_string,
+    };
+    let observed = ObservedField {
+        signature: args.observed_signature,
+        base_string: echoed,
+    };
+    let (case, body) = case_of(args.sign, false)?;
+    let explanation = explain_case(&case, &body, &observed).map_err(|e| e.to_string())?;
+
+    println!("verdict:    {}", explanation.verdict());
+    if explanation.verdict() == Verdict::Explained {
+        let label = if explanation.is_pair() {
+            "together"
+        } else {
+            "equally"
+        };
+        for (i, cause) in explanation.causes().iter().enumerate() {
+            let head = if i == 0 { "cause:" } else { label };
+            println!("{head:<11} {cause}: the other side {}", cause.what());
+            if i == 0 || explanation.is_pair() {
+                println!("{:<11} {}", "fix:", cause.fix());
+            }
+        }
+    }
+    if explanation.verdict() != Verdict::Explained {
+        println!("detail:     {}", explanation.detail());
+    }
+    let reference = explanation.reference_base_string().as_str();
+    println!("reference:  {reference}");
+    // With only a signature observed, the other side's base string is the reproduced one.
+    let (label, theirs) = match (&observed.base_string, explanation.reproduced_base_string()) {
+        (Some(observed), _) => ("observed", Some(observed.as_str())),
+        (None, Some(reproduced)) => ("theirs", Some(reproduced.as_str())),
+        (None, None) => ("", None),
+    };
+    if let Some(theirs) = theirs {
+        println!("{:<11} {theirs}", format!("{label}:"));
+    }
+    if let (Some(theirs), Some(difference)) = (theirs, explanation.difference()) {
+        println!("difference: {difference}");
+        let at = difference.offset();
+        let from = floor(reference, at.saturating_sub(40));
+        let prefix = if from > 0 { "…" } else { "" };
+        println!("  reference  {prefix}{}", window(reference, from));
+        println!("  {label:<10} {prefix}{}", window(theirs, from));
+        let caret = reference[from..floor(reference, at)].chars().count() + prefix.chars().count();
+        println!("  {:<10} {}^", "", " ".repeat(caret));
+    }
+    Ok(())
+}
+
+/// Up to 80 characters of `text` from byte `from`.
+fn window(text: &str, from: usize) -> String {
+    let from = floor(text, from);
+    let rest = &text[from..];
+    let shown: String = rest.chars().take(80).collect();
+    if shown.len() < rest.len() {
+        format!("{shown}…")
+    } else {
+        shown
+    }
+}
+
+/// The largest character boundary of `text` at or before `at`.
+fn floor(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
