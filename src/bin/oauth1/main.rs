@@ -1,5 +1,5 @@
-//! `oauth1`: sign OAuth 1.0a requests and percent-encode by hand, to check what a client or
-//! server computes.
+//! `oauth1`: sign, verify and explain OAuth 1.0a requests, and percent-encode by hand, to check
+//! what a client or server computes.
 //!
 //! ```text
 //! oauth1 sign --method POST --url 'https://api.example.com/1/x.json?a=1' \
