@@ -12,7 +12,9 @@
 //! 6. [`request`]: the front door, a [`Request`] and a [`Signer`] giving a [`Signed`] request.
 //!
 //! Around it: [`verify`], the server side (a [`Verifier`](verify::Verifier) with its policy,
-//! credential and nonce stores), and [`flow`], the client side of the three-legged flow.
+//! credential and nonce stores), [`flow`], the client side of the three-legged flow, and
+//! [`explain`], which names the mistake behind another side's mismatched signature or base
+//! string (an [`Explainer`](explain::Explainer) tries every known cause alone and in pairs).
 //!
 //! # Signing a request
 //!
@@ -56,7 +58,8 @@
 //!
 //! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PKCS#1 or PKCS#8 PEM keys ([`PrivateKey`]).
 //! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
-//! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 encode`).
+//! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`,
+//!   `oauth1 encode`).
 //!
 //! # Secrets
 //!

@@ -191,3 +191,45 @@ fn base_strings_are_found_in_the_forms_servers_echo_them() {
         assert_eq!(find_base_string(response), None, "{response}");
     }
 }
+
+#[test]
+fn compare_never_panics_on_text_that_is_not_a_base_string() {
+    use oauth1_signer::explain::{compare, Part};
+    let sbs = "GET&https%3A%2F%2Fa.example%2F&a%3D1";
+    for (ours, theirs) in [
+        (sbs, "nonsense"),
+        ("nonsense", sbs),
+        ("", sbs),
+        (sbs, ""),
+        ("a&b&", "a&b&c"),
+    ] {
+        let difference = compare(ours, theirs).unwrap();
+        assert!(
+            matches!(difference.part(), Part::Shape | Part::Parameters),
+            "{difference}"
+        );
+    }
+    let difference = compare(sbs, "GET&https%3A%2F%2Fa.example%2F&a%3D1%26a%3D2").unwrap();
+    assert_eq!(
+        difference.summary(),
+        "the parameters differ by name; only in the observed one: \"a\""
+    );
+    let difference = compare(
+        "GET&https%3A%2F%2Fa.example%2F&a%3D1%26b%3D2",
+        "GET&https%3A%2F%2Fa.example%2F&b%3D2%26a%3D1",
+    )
+    .unwrap();
+    assert!(difference
+        .summary()
+        .starts_with("the same parameters in another order"));
+    let difference = compare(
+        "GET&https%3A%2F%2Fa.example%2F&a%3D%2527",
+        "GET&https%3A%2F%2Fa.example%2F&a%3D%27",
+    )
+    .unwrap();
+    assert_eq!(
+        difference.summary(),
+        "the same decoded names and values, encoded differently: \"a=%27\" in the reference, \"a='\" in the observed one"
+    );
+    assert_eq!(compare(sbs, sbs), None);
+}

@@ -96,12 +96,16 @@ pub fn compare(reference: &str, observed: &str) -> Option<Difference> {
         .unwrap_or_else(|| reference.len().min(observed.len()));
     let ours: Vec<&str> = reference.splitn(3, '&').collect();
     let theirs: Vec<&str> = observed.splitn(3, '&').collect();
-    let (part, summary) = if theirs.len() < 3 {
+    let (part, summary) = if ours.len() < 3 || theirs.len() < 3 {
+        let (which, parts) = if ours.len() < 3 {
+            ("reference", ours.len())
+        } else {
+            ("observed", theirs.len())
+        };
         (
             Part::Shape,
             format!(
-                "the observed text is not a base string: it has {} part(s) joined by '&' where a base string has 3 (method, URI, parameters)",
-                theirs.len()
+                "the {which} text is not a base string: it has {parts} part(s) joined by '&' where a base string has 3 (method, URI, parameters)"
             ),
         )
     } else if ours[0] != theirs[0] {

@@ -37,6 +37,9 @@ impl Switches {
     }
 }
 
+// One bit per cause.
+const _: () = assert!(Cause::ALL.len() <= 64);
+
 fn bit(cause: Cause) -> u64 {
     1 << (cause as u8)
 }

@@ -120,7 +120,12 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
         signature: args.observed_signature,
         base_string: echoed,
     };
+    let verbose = args.sign.verbose;
     let (case, body) = case_of(args.sign, false)?;
+    if verbose {
+        super::sign_verbose(&case, &body).map_err(|e| e.to_string())?;
+        println!();
+    }
     let explanation = explain_case(&case, &body, &observed).map_err(|e| e.to_string())?;
 
     println!("verdict:    {}", explanation.verdict());
