@@ -25,8 +25,12 @@ fn explain(c: &mut Criterion) {
     let request = Request::new("POST", URL).unwrap().with_form_body(BODY);
     let nonce = Nonce::new("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg").unwrap();
     let timestamp = Timestamp::new(1_318_622_958);
-    let signed = signer.sign(&request, &nonce, timestamp).unwrap();
-    assert_eq!(signed.parameters().len() - 6, 20, "20 request parameters");
+    let reference = signer.sign(&request, &nonce, timestamp).unwrap();
+    assert_eq!(
+        reference.parameters().len() - 6,
+        20,
+        "20 request parameters"
+    );
     let explainer = Explainer::new(&signer, &request, &nonce, timestamp).with_url_as_written(URL);
 
     // Signed with another consumer secret: nothing reproduces it.
@@ -50,7 +54,7 @@ fn explain(c: &mut Criterion) {
     );
 
     // A base string with three mistakes at once: no single cause or pair reproduces it.
-    let three = signed
+    let three = reference
         .base_string()
         .as_str()
         .replacen("POST", "post", 1)
