@@ -569,7 +569,7 @@ impl Signer {
     }
 }
 
-/// The protocol parameters (`oauth_*`, but `oauth_signature`) as `(name, value)` in sorted
+/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in sorted
 /// order; `None` for one this request does not send.
 pub(crate) type Protocol<'a> = [(&'static str, Option<&'a [u8]>); 9];
 

@@ -233,3 +233,34 @@ fn compare_never_panics_on_text_that_is_not_a_base_string() {
     );
     assert_eq!(compare(sbs, sbs), None);
 }
+
+/// RSA signatures are checked with the public key of the signer's private key, not recomputed:
+/// the published RSA-SHA1 case, and its base string with a `/` added to the path signed by the
+/// openssl command line (`openssl dgst -sha1 -sign key.pem`).
+#[cfg(feature = "rsa")]
+#[test]
+fn rsa_signatures_are_explained_by_verifying_them() {
+    let case = read_cases(&fixtures_dir().join("published.json"))
+        .into_iter()
+        .find(|c| c.name == "oauth-wiki-rsa-sha1")
+        .unwrap();
+    let (signer, request) = (signer(&case).unwrap(), request(&case).unwrap());
+    let nonce = Nonce::new(case.nonce.as_str()).unwrap();
+    let explainer = Explainer::new(&signer, &request, &nonce, case.timestamp.parse().unwrap());
+    let published = case.expected.signature.as_deref().unwrap();
+    let verdict = |signature: &str| {
+        let e = explainer.explain(&Observed::signature(signature)).unwrap();
+        (e.verdict(), e.causes().to_vec())
+    };
+    assert_eq!(verdict(published), (Verdict::Match, vec![]));
+    let slash_added = "cp+u7ZaMv9mItqlFS36IPmKY3uqs+FJloumwiMLV08RQK9try75krGRXmlHrXfdG8ZaHULnyXboivsM5sug+AnUwznZLQF1ygEh3EadvaHFqfURrLHOESVQaI61XwdhIe3wbw1GUvWxb9JqDBO3si8DG5yQASL/ylWkpXQ3TeY0=";
+    assert_eq!(
+        verdict(slash_added),
+        (Verdict::Explained, vec![Cause::TrailingSlashChanged])
+    );
+    assert_eq!(
+        verdict("bm90IGEgc2lnbmF0dXJl"),
+        (Verdict::Unexplained, vec![])
+    );
+    assert_eq!(verdict("not base64!"), (Verdict::Unexplained, vec![]));
+}
