@@ -107,21 +107,32 @@ impl SigningKey {
     /// `enc(consumer_secret) & enc(token_secret)`. An absent token secret is an empty one.
     #[must_use]
     pub fn new(consumer_secret: &Secret, token_secret: &Secret) -> Self {
-        let (cs, ts) = (consumer_secret.expose(), token_secret.expose());
+        SigningKey::joined(consumer_secret.expose(), Some(token_secret.expose()), true)
+    }
+
+    /// The consumer secret, then `&` and the token secret unless `token_secret` is `None`;
+    /// each percent-encoded when `encoded`. Only the reference key (`Some`, `true`) is RFC
+    /// 5849's: the others are the diagnosis's deliberately wrong keys.
+    pub(crate) fn joined(cs: &[u8], token_secret: Option<&[u8]>, encoded: bool) -> Self {
+        let ts = token_secret.unwrap_or_default();
         // Room for all of it up front: a buffer that grew would leave a copy of the secrets
         // behind in freed memory.
         let mut key = Zeroizing::new(Vec::with_capacity(
             encode::encoded_len(cs) + 1 + encode::encoded_len(ts) + encode::SPARE,
         ));
-        encode::encode_to_vec(cs, &mut key);
-        key.push(b'&');
-        encode::encode_to_vec(ts, &mut key);
+        let part = |bytes: &[u8], key: &mut Vec<u8>| {
+            if encoded {
+                encode::encode_to_vec(bytes, key);
+            } else {
+                key.extend_from_slice(bytes);
+            }
+        };
+        part(cs, &mut key);
+        if token_secret.is_some() {
+            key.push(b'&');
+            part(ts, &mut key);
+        }
         SigningKey(Secret::from(std::mem::take(&mut *key)))
-    }
-
-    /// A key made some other way (the diagnosis's deliberately wrong keys).
-    pub(crate) fn from_secret(key: Secret) -> Self {
-        SigningKey(key)
     }
 
     /// The key's bytes. Handle them with the same care as the secrets.

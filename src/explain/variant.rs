@@ -14,7 +14,7 @@ use crate::encode::{self, Rules};
 use crate::params::{Decoding, Parameter, Parameters, Source};
 use crate::request::{self, Collect, Protocol};
 use crate::sign::{self, SignatureMethod, SigningKey};
-use crate::{Error, Nonce, Request, Secret, Signer, Timestamp};
+use crate::{Error, Nonce, Request, Signer, Timestamp};
 
 /// A set of causes, switched on together in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,7 +58,8 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
     &[Cause::KeyMissingAmpersand, Cause::KeyTokenSecretMissing],
 ];
 
-const ENCODING: &[Cause] = &[
+/// The causes that change how the parameter string and the base string are put together.
+const ASSEMBLY: &[Cause] = &[
     Cause::PlusForSpace,
     Cause::UnencodedSubDelims,
     Cause::TildeEncoded,
@@ -156,7 +157,7 @@ impl<'a> Context<'a> {
     pub(crate) fn base_string(&self, switches: Switches) -> Result<BaseString, Error> {
         let params = self.parameters(switches)?;
         let uri = self.base_uri(switches)?;
-        if !switches.any(ENCODING) {
+        if !switches.any(ASSEMBLY) {
             return Ok(BaseString::new(
                 self.request.method(),
                 &uri,
@@ -341,26 +342,14 @@ impl<'a> Context<'a> {
         if !raw && !drop_ampersand && !drop_token {
             return None;
         }
-        let mut key = Zeroizing::new(Vec::with_capacity(
-            encode::encoded_len(cs) + 1 + encode::encoded_len(ts) + encode::SPARE,
-        ));
-        let part = |bytes: &[u8], key: &mut Vec<u8>| {
-            if raw {
-                key.extend_from_slice(bytes);
-            } else {
-                encode::encode_to_vec(bytes, key);
-            }
+        let token_secret = if drop_ampersand {
+            None
+        } else if drop_token {
+            Some(&[][..])
+        } else {
+            Some(ts)
         };
-        part(cs, &mut key);
-        if !drop_ampersand {
-            key.push(b'&');
-            if !drop_token {
-                part(ts, &mut key);
-            }
-        }
-        Some(SigningKey::from_secret(Secret::from(std::mem::take(
-            &mut *key,
-        ))))
+        Some(SigningKey::joined(cs, token_secret, !raw))
     }
 }
 
