@@ -21,8 +21,14 @@ fn oauth1(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the oauth1 binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    // Written from another thread: a large input whose output fills the pipe would otherwise
+    // block both processes.
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    output
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,0 +1,383 @@
+//! Signing, encoding and verifying side by side with the physical floor and with peers.
+//!
+//! - W1: the X API "Creating a signature" request (published.json).
+//! - W2: a GET with 50 query parameters of mixed text (bench.json).
+//! - W3: a POST with a 64 KiB form body of mixed text (bench.json).
+//! - W4: percent-encoding 1 MiB of (a) ASCII letters, (b) mixed text.
+//! - W5: verifying the W1 request, nonce store included.
+//!
+//! The floor of W1–W3 and W5 is HMAC-SHA1 alone (the `hmac` crate) over the finished base
+//! string and key; the floor of W4 is copying the bytes. Every workload is checked before it is
+//! timed: the signatures against the fixtures' (computed by the published sources or by Python's
+//! standard library), the encodings against the `percent-encoding` crate's. A peer is timed
+//! only on the workloads it signs correctly.
+//!
+//! `cargo bench --bench signing`; the README reports the ratios.
+
+use std::fmt::Display;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hmac::{Hmac, Mac};
+use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+use oauth1_signer::{encode, Consumer, Nonce, Request, Signer, Timestamp, Token};
+use serde::Deserialize;
+use sha1::Sha1;
+use url::Url;
+
+#[derive(Deserialize)]
+struct Case {
+    method: String,
+    url: String,
+    #[serde(default)]
+    body: Option<String>,
+    consumer_key: String,
+    consumer_secret: String,
+    token: String,
+    token_secret: String,
+    nonce: String,
+    timestamp: String,
+    expected: Expected,
+}
+
+#[derive(Deserialize)]
+struct Expected {
+    signature: String,
+}
+
+/// One signing workload, with everything a contender may prepare before the clock starts.
+struct Workload {
+    name: &'static str,
+    case: Case,
+    url: Url,
+    signer: Signer,
+    nonce: Nonce,
+    timestamp: Timestamp,
+}
+
+impl Workload {
+    fn load(name: &'static str, file: &str, case_name: &str) -> Self {
+        let path = format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("fixture file");
+        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("fixture JSON");
+        let case = cases
+            .into_iter()
+            .find(|c| c["name"] == case_name)
+            .expect("the workload's case");
+        let case: Case = serde_json::from_value(case).expect("a signed case with a token");
+        let signer = Signer::new(Consumer::new(
+            case.consumer_key.as_str(),
+            case.consumer_secret.as_str(),
+        ))
+        .with_token(Token::new(case.token.as_str(), case.token_secret.as_str()));
+        let w = Workload {
+            name,
+            url: Url::parse(&case.url).expect("URL"),
+            nonce: Nonce::new(case.nonce.as_str()).expect("nonce"),
+            timestamp: Timestamp::new(case.timestamp.parse().expect("timestamp")),
+            signer,
+            case,
+        };
+        let ours = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
+        assert_eq!(
+            ours.signature().as_str(),
+            w.case.expected.signature,
+            "{name}: the crate's signature"
+        );
+        w
+    }
+
+    fn body(&self) -> &[u8] {
+        self.case.body.as_deref().unwrap_or("").as_bytes()
+    }
+
+    fn request(&self) -> Request<'_> {
+        let request = Request::from_url(&self.case.method, &self.url).expect("request");
+        if self.case.body.is_some() {
+            request.with_form_body(self.body())
+        } else {
+            request
+        }
+    }
+
+    /// The floor's inputs: the finished base string and key.
+    fn base_string_and_key(&self) -> (String, Vec<u8>) {
+        let signed = self
+            .signer
+            .sign(&self.request(), &self.nonce, self.timestamp)
+            .unwrap();
+        (
+            signed.base_string().as_str().to_owned(),
+            self.signer.key().expose().to_vec(),
+        )
+    }
+
+    /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
+    /// query and no body), and the URL without its query.
+    fn peer_inputs(&self) -> (String, Vec<(String, String)>) {
+        let (base, query) = self
+            .case
+            .url
+            .split_once('?')
+            .unwrap_or((&self.case.url, ""));
+        let mut params = Vec::new();
+        for text in [query.as_bytes(), self.body()] {
+            for pair in text.split(|&b| b == b'&').filter(|p| !p.is_empty()) {
+                let (n, v) = match pair.iter().position(|&b| b == b'=') {
+                    Some(i) => (&pair[..i], &pair[i + 1..]),
+                    None => (pair, &b""[..]),
+                };
+                let decode = |t: &[u8]| {
+                    String::from_utf8(encode::decode_form(t).unwrap().into_owned()).unwrap()
+                };
+                params.push((decode(n), decode(v)));
+            }
+        }
+        (base.to_owned(), params)
+    }
+}
+
+fn hmac_sha1(key: &[u8], data: &[u8]) -> [u8; 20] {
+    let mut mac = Hmac::<Sha1>::new_from_slice(key).unwrap();
+    mac.update(data);
+    mac.finalize().into_bytes().into()
+}
+
+/// `oauth1-request`'s Authorization header for the workload.
+fn peer_authorization(w: &Workload, uri: &str, params: &[(String, String)]) -> String {
+    let token = oauth1_request::Token::from_parts(
+        w.case.consumer_key.as_str(),
+        w.case.consumer_secret.as_str(),
+        w.case.token.as_str(),
+        w.case.token_secret.as_str(),
+    );
+    let mut builder = oauth1_request::Builder::with_token(token, oauth1_request::HMAC_SHA1);
+    builder
+        .nonce(w.case.nonce.as_str())
+        .timestamp(std::num::NonZeroU64::new(w.timestamp.as_secs()))
+        .version(true);
+    let list = oauth1_request::ParameterList::new(
+        params
+            .iter()
+            .map(|(n, v)| (n.as_str(), v as &dyn Display))
+            .collect::<Vec<_>>(),
+    );
+    builder.authorize(&w.case.method, uri, &list)
+}
+
+fn peer_signs_correctly(w: &Workload) -> bool {
+    let (uri, params) = w.peer_inputs();
+    let header = peer_authorization(w, &uri, &params);
+    let expected = encode::encode(w.case.expected.signature.as_bytes()).to_string();
+    header.contains(&format!("oauth_signature=\"{expected}\""))
+}
+
+fn signing(c: &mut Criterion) {
+    let workloads = [
+        Workload::load("W1", "published.json", "x-api-creating-a-signature"),
+        Workload::load("W2", "bench.json", "bench-w2-get-50-query-parameters"),
+        Workload::load("W3", "bench.json", "bench-w3-post-64-kib-form-body"),
+    ];
+    for w in &workloads {
+        let mut group = c.benchmark_group(w.name);
+        let (base_string, key) = w.base_string_and_key();
+        assert_eq!(
+            base64::engine::general_purpose::STANDARD
+                .encode(hmac_sha1(&key, base_string.as_bytes())),
+            w.case.expected.signature,
+            "{}: the floor computes the signature",
+            w.name
+        );
+        group.bench_function("floor: HMAC-SHA1 of base string", |b| {
+            b.iter(|| hmac_sha1(black_box(&key), black_box(base_string.as_bytes())));
+        });
+        group.bench_function("oauth1-signer: sign", |b| {
+            let request = w.request();
+            b.iter(|| {
+                w.signer
+                    .sign(black_box(&request), &w.nonce, w.timestamp)
+                    .unwrap()
+            });
+        });
+        group.bench_function("oauth1-signer: sign + header", |b| {
+            let request = w.request();
+            b.iter(|| {
+                w.signer
+                    .sign(black_box(&request), &w.nonce, w.timestamp)
+                    .unwrap()
+                    .authorization()
+            });
+        });
+        group.bench_function("oauth1-signer: parse URL + sign + header", |b| {
+            b.iter(|| {
+                let request = Request::new(&w.case.method, black_box(&w.case.url)).unwrap();
+                let request = if w.case.body.is_some() {
+                    request.with_form_body(w.body())
+                } else {
+                    request
+                };
+                w.signer
+                    .sign(&request, &w.nonce, w.timestamp)
+                    .unwrap()
+                    .authorization()
+            });
+        });
+        if peer_signs_correctly(w) {
+            let (uri, params) = w.peer_inputs();
+            group.bench_function("oauth1-request: header", |b| {
+                b.iter(|| peer_authorization(w, black_box(&uri), black_box(&params)));
+            });
+        } else {
+            eprintln!("{}: oauth1-request signs it wrongly; not timed", w.name);
+        }
+        group.finish();
+    }
+}
+
+/// 1 MiB of mixed text: 30% spaces and reserved characters, 5% multi-byte UTF-8, the rest
+/// letters and digits (a fixed pseudo-random sequence).
+fn mixed_text(len: usize) -> Vec<u8> {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const RESERVED: &[u8] = b"      !#$&'()*+,/:;=?@[]%~-._";
+    const MULTI: [&str; 6] = ["é", "ü", "Ж", "中", "€", "😀"];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::with_capacity(len + 4);
+    while out.len() < len {
+        let r = next();
+        let pick = usize::try_from(r >> 40).unwrap();
+        match r % 100 {
+            0..30 => out.push(RESERVED[pick % RESERVED.len()]),
+            30..35 => out.extend_from_slice(MULTI[pick % MULTI.len()].as_bytes()),
+            _ => out.push(LETTERS[pick % LETTERS.len()]),
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+/// RFC 3986 unreserved: everything else is encoded.
+const RFC3986: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+fn encoding(c: &mut Criterion) {
+    const MIB: usize = 1 << 20;
+    let letters: Vec<u8> = (0..MIB)
+        .map(|i| b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 52])
+        .collect();
+    let mixed = mixed_text(MIB);
+    let mut group = c.benchmark_group("W4");
+    group.throughput(Throughput::Bytes(MIB as u64));
+    for (name, input) in [("letters", &letters), ("mixed", &mixed)] {
+        let ours = encode::encode(input).to_string();
+        let peer: String = percent_encoding::percent_encode(input, RFC3986).collect();
+        assert_eq!(
+            ours, peer,
+            "W4 {name}: the crate and percent-encoding agree"
+        );
+        let mut out = String::with_capacity(3 * MIB);
+        group.bench_with_input(BenchmarkId::new("floor: copy", name), input, |b, i| {
+            let mut copy: Vec<u8> = Vec::with_capacity(MIB);
+            b.iter(|| {
+                copy.clear();
+                copy.extend_from_slice(black_box(i));
+                black_box(copy.len())
+            });
+        });
+        group.bench_with_input(BenchmarkId::new("oauth1-signer", name), input, |b, i| {
+            b.iter(|| {
+                out.clear();
+                encode::encode(black_box(i)).append_to(&mut out);
+                black_box(out.len())
+            });
+        });
+        group.bench_with_input(BenchmarkId::new("percent-encoding", name), input, |b, i| {
+            b.iter(|| {
+                out.clear();
+                out.extend(percent_encoding::percent_encode(black_box(i), RFC3986));
+                black_box(out.len())
+            });
+        });
+    }
+    group.finish();
+}
+
+/// A pool of W1 requests, each with its own nonce: the nonce store sees a new nonce every time.
+const POOL: usize = 4096;
+
+fn verifying(c: &mut Criterion) {
+    let w = Workload::load("W5", "published.json", "x-api-creating-a-signature");
+    let headers: Vec<String> = (0..POOL)
+        .map(|i| {
+            let nonce = Nonce::new(format!("{}{i:06}", &w.case.nonce[..36])).unwrap();
+            w.signer
+                .sign(&w.request(), &nonce, w.timestamp)
+                .unwrap()
+                .authorization()
+        })
+        .collect();
+    let mut credentials = MemoryCredentials::new();
+    credentials.add_consumer(
+        w.case.consumer_key.as_str(),
+        w.case.consumer_secret.as_str(),
+    );
+    credentials.add_token(
+        w.case.consumer_key.as_str(),
+        w.case.token.as_str(),
+        w.case.token_secret.as_str(),
+    );
+    let request = w.request();
+    {
+        let verifier = Verifier::new(&credentials, MemoryNonceStore::new());
+        for h in &headers[..2] {
+            verifier
+                .verify_at(&request, Some(h), w.timestamp)
+                .expect("W5 verifies");
+        }
+        assert!(
+            verifier
+                .verify_at(&request, Some(&headers[0]), w.timestamp)
+                .is_err(),
+            "W5: a replay is refused"
+        );
+    }
+    let mut group = c.benchmark_group("W5");
+    let (base_string, key) = w.base_string_and_key();
+    group.bench_function("floor: HMAC-SHA1 of base string", |b| {
+        b.iter(|| hmac_sha1(black_box(&key), black_box(base_string.as_bytes())));
+    });
+    group.bench_function("oauth1-signer: verify", |b| {
+        b.iter_custom(|iters| {
+            // A fresh store for every pass over the pool, set up off the clock.
+            let mut elapsed = Duration::ZERO;
+            let mut left = iters;
+            while left > 0 {
+                let n = usize::try_from(left.min(POOL as u64)).unwrap();
+                let verifier = Verifier::new(&credentials, MemoryNonceStore::new());
+                let start = Instant::now();
+                for h in &headers[..n] {
+                    verifier
+                        .verify_at(black_box(&request), Some(h), w.timestamp)
+                        .unwrap();
+                }
+                elapsed += start.elapsed();
+                left -= n as u64;
+            }
+            elapsed
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, signing, encoding, verifying);
+criterion_main!(benches);
