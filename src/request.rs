@@ -24,7 +24,7 @@ use crate::base_string::{self, BaseString, BaseUri};
 use crate::error::Location;
 use crate::header::{self, Realm};
 use crate::params::{Decoding, Normalized, Parameters, Source};
-use crate::sign::{self, PrivateKey, Signature, SignatureMethod, SigningKey};
+use crate::sign::{self, KeyedMac, PrivateKey, Signature, SignatureMethod, SigningKey};
 use crate::{Error, Secret};
 
 /// The client credentials (§1.1): `oauth_consumer_key` and the consumer secret.
@@ -426,6 +426,8 @@ pub struct Signer {
     consumer: Consumer,
     token: Option<Token>,
     key: SigningKey,
+    /// The HMAC keyed with `key`, for the HMAC methods: keyed once, not per request.
+    mac: Option<KeyedMac>,
     method: SignatureMethod,
     private_key: Option<PrivateKey>,
     realm: Option<Realm>,
@@ -439,11 +441,13 @@ impl Signer {
     #[must_use]
     pub fn new(consumer: Consumer) -> Self {
         let key = SigningKey::new(consumer.secret(), &Secret::default());
+        let method = SignatureMethod::default();
         Signer {
             consumer,
             token: None,
+            mac: KeyedMac::new(method, key.expose()),
             key,
-            method: SignatureMethod::default(),
+            method,
             private_key: None,
             realm: None,
             version: Version::default(),
@@ -456,6 +460,7 @@ impl Signer {
     #[must_use]
     pub fn with_token(mut self, token: Token) -> Self {
         self.key = SigningKey::new(self.consumer.secret(), token.secret());
+        self.mac = KeyedMac::new(self.method, self.key.expose());
         self.token = Some(token);
         self
     }
@@ -464,6 +469,7 @@ impl Signer {
     #[must_use]
     pub fn with_method(mut self, method: SignatureMethod) -> Self {
         self.method = method;
+        self.mac = KeyedMac::new(method, self.key.expose());
         self
     }
 
@@ -554,9 +560,10 @@ impl Signer {
         let params = collect_all(request, &protocol, Collect::RFC)?;
         let params = params.normalize();
         let base_string = build_base_string(request, &params)?;
-        let signature = sign::sign(
+        let signature = sign::sign_keyed(
             self.method,
             &self.key,
+            self.mac.as_ref(),
             self.private_key.as_ref(),
             base_string.as_bytes(),
         )?;

@@ -20,13 +20,16 @@ use std::str::FromStr;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
-use hmac::{Hmac, Mac};
 use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
 use zeroize::Zeroizing;
 
 use crate::encode;
 use crate::{Error, Secret};
+
+mod mac;
+
+pub(crate) use mac::KeyedMac;
 
 /// A signature method (§3.4), named as in `oauth_signature_method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -252,18 +255,50 @@ impl From<&PrivateKey> for PublicKey {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Signature {
     method: SignatureMethod,
-    value: Zeroizing<String>,
+    value: Value,
+}
+
+/// Room for an HMAC signature in base64 (88 characters for SHA-512).
+const INLINE: usize = 88;
+
+/// A signature's text: an HMAC signature is kept inline, without an allocation; every form is
+/// wiped on drop.
+#[derive(Clone)]
+enum Value {
+    Inline(Zeroizing<[u8; INLINE]>, usize),
+    Heap(Zeroizing<String>),
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Value {}
+
+impl Value {
+    fn as_str(&self) -> &str {
+        match self {
+            // base64 is ASCII.
+            Value::Inline(bytes, len) => std::str::from_utf8(&bytes[..*len]).unwrap_or_default(),
+            Value::Heap(text) => text,
+        }
+    }
 }
 
 impl Signature {
     pub(crate) fn new(method: SignatureMethod, value: Zeroizing<String>) -> Self {
-        Signature { method, value }
+        Signature {
+            method,
+            value: Value::Heap(value),
+        }
     }
 
     /// The signature as sent in `oauth_signature` (before percent-encoding).
     #[must_use]
     pub fn as_str(&self) -> &str {
-        &self.value
+        self.value.as_str()
     }
 
     /// The method that made it.
@@ -278,7 +313,7 @@ impl fmt::Debug for Signature {
         if self.method == SignatureMethod::Plaintext {
             f.write_str("Signature(PLAINTEXT, ..)")
         } else {
-            write!(f, "Signature({}, {:?})", self.method, self.value.as_str())
+            write!(f, "Signature({}, {:?})", self.method, self.as_str())
         }
     }
 }
@@ -296,46 +331,70 @@ pub fn sign(
     private_key: Option<&PrivateKey>,
     base_string: &[u8],
 ) -> Result<Signature, Error> {
-    let value = match method {
-        SignatureMethod::HmacSha1 | SignatureMethod::HmacSha256 | SignatureMethod::HmacSha512 => {
-            BASE64.encode(hmac_digest(method, key, base_string)?)
-        }
-        // §3.4.4: the key, which is ASCII (percent-encoded secrets and `&`).
-        SignatureMethod::Plaintext => String::from_utf8_lossy(key.expose()).into_owned(),
-        SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
-            let private_key = private_key.ok_or(Error::MissingPrivateKey { method })?;
-            rsa_sign(method, private_key, base_string)?
-        }
-    };
-    Ok(Signature {
-        method,
-        value: Zeroizing::new(value),
-    })
+    let mac = KeyedMac::new(method, key.expose());
+    sign_keyed(method, key, mac.as_ref(), private_key, base_string)
 }
 
-/// The raw HMAC of `data` for one of the HMAC methods (the signature before base64).
+/// [`sign`] with the HMAC already keyed with `key` (`mac` is `Some` for the HMAC methods).
+pub(crate) fn sign_keyed(
+    method: SignatureMethod,
+    key: &SigningKey,
+    mac: Option<&KeyedMac>,
+    private_key: Option<&PrivateKey>,
+    base_string: &[u8],
+) -> Result<Signature, Error> {
+    let value = match method {
+        SignatureMethod::HmacSha1 | SignatureMethod::HmacSha256 | SignatureMethod::HmacSha512 => {
+            let mac = mac.ok_or_else(|| Error::Signing {
+                reason: format!("{method} has no keyed HMAC"),
+            })?;
+            let mut digest = [0u8; mac::MAX_DIGEST];
+            let n = mac.mac(base_string, &mut digest);
+            let mut text = [0u8; INLINE];
+            let len = BASE64
+                .encode_slice(&digest[..n], &mut text)
+                .map_err(|e| Error::Signing {
+                    reason: format!("base64 ({e})"),
+                })?;
+            Value::Inline(Zeroizing::new(text), len)
+        }
+        // §3.4.4: the key, which is ASCII (percent-encoded secrets and `&`).
+        SignatureMethod::Plaintext => Value::Heap(Zeroizing::new(
+            String::from_utf8_lossy(key.expose()).into_owned(),
+        )),
+        SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
+            let private_key = private_key.ok_or(Error::MissingPrivateKey { method })?;
+            Value::Heap(Zeroizing::new(rsa_sign(method, private_key, base_string)?))
+        }
+    };
+    Ok(Signature { method, value })
+}
+
+/// An HMAC digest: `len` bytes of `bytes`.
+pub(crate) struct MacDigest {
+    bytes: [u8; mac::MAX_DIGEST],
+    len: usize,
+}
+
+impl std::ops::Deref for MacDigest {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// The HMAC digest of `data` with `key`, for an HMAC `method`.
 pub(crate) fn hmac_digest(
     method: SignatureMethod,
     key: &SigningKey,
     data: &[u8],
-) -> Result<Vec<u8>, Error> {
-    match method {
-        SignatureMethod::HmacSha1 => hmac::<Hmac<Sha1>>(key, data),
-        SignatureMethod::HmacSha256 => hmac::<Hmac<Sha256>>(key, data),
-        SignatureMethod::HmacSha512 => hmac::<Hmac<Sha512>>(key, data),
-        _ => Err(Error::Signing {
-            reason: format!("{method} is not an HMAC method"),
-        }),
-    }
-}
-
-fn hmac<M: Mac + hmac::digest::KeyInit>(key: &SigningKey, data: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut mac =
-        <M as hmac::digest::KeyInit>::new_from_slice(key.expose()).map_err(|_| Error::Signing {
-            reason: "HMAC refused the key".to_owned(),
-        })?;
-    mac.update(data);
-    Ok(mac.finalize().into_bytes().to_vec())
+) -> Result<MacDigest, Error> {
+    let mac = KeyedMac::new(method, key.expose()).ok_or_else(|| Error::Signing {
+        reason: format!("{method} is not an HMAC method"),
+    })?;
+    let mut bytes = [0u8; mac::MAX_DIGEST];
+    let len = mac.mac(data, &mut bytes);
+    Ok(MacDigest { bytes, len })
 }
 
 #[cfg(feature = "rsa")]

@@ -320,7 +320,7 @@ impl<'a> Context<'a> {
             (true, _) => SignatureMethod::HmacSha256,
             (false, _) => method,
         };
-        let digest = Zeroizing::new(sign::hmac_digest(hash, key, base_string.as_bytes())?);
+        let digest = sign::hmac_digest(hash, key, base_string.as_bytes())?;
         Ok(Some(Zeroizing::new(if switches.has(Cause::SignatureHex) {
             use std::fmt::Write;
             digest.iter().fold(String::new(), |mut hex, b| {
