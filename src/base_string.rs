@@ -93,11 +93,7 @@ impl BaseString {
     pub fn new(method: &str, uri: &BaseUri<'_>, params: &Normalized) -> Self {
         let uri = uri.as_str().as_bytes();
         let mut bytes = Vec::with_capacity(
-            method.len()
-                + encode::encoded_len(uri)
-                + params.encoded_twice_len()
-                + 2
-                + encode::SPARE,
+            method.len() + encode::encoded_len(uri) + params.encoded_twice_len() + 2,
         );
         bytes.extend(method.bytes().map(|b| b.to_ascii_uppercase()));
         let method_end = bytes.len();
@@ -122,11 +118,7 @@ impl BaseString {
     /// in as it is.
     pub(crate) fn assemble(method: &str, uri: &str, params: &[u8], encode_params: bool) -> Self {
         let mut bytes = Vec::with_capacity(
-            method.len()
-                + encode::encoded_len(uri.as_bytes())
-                + 3 * params.len()
-                + 2
-                + encode::SPARE,
+            method.len() + encode::encoded_len(uri.as_bytes()) + 3 * params.len() + 2,
         );
         bytes.extend_from_slice(method.as_bytes());
         let method_end = bytes.len();
@@ -275,6 +267,6 @@ mod tests {
         );
         // Built in one allocation, never grown, with only the encoder's spare room left over.
         let text = base.into_string();
-        assert_eq!(text.capacity(), text.len() + encode::SPARE);
+        assert_eq!(text.capacity(), text.len());
     }
 }

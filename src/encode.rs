@@ -49,20 +49,32 @@ pub const fn is_unreserved(byte: u8) -> bool {
     ONCE[byte as usize][3] == 1
 }
 
-/// The number of escaped bytes in a 16-byte chunk, in vector instructions. Kept out of line:
-/// inlined into a loop, the compiler no longer vectorizes it.
+/// Bytes examined and encoded at a time.
+const BLOCK: usize = 64;
+
+/// The number of escaped bytes in a block; the compiler turns it into vector instructions.
+#[inline]
+fn block_escapes(block: &[u8; BLOCK]) -> usize {
+    // At most 64: the count fits the byte lanes.
+    usize::from(
+        block
+            .iter()
+            .fold(0u8, |n, &b| n + u8::from(!in_unreserved_ranges(b))),
+    )
+}
+
+/// The length of the longest prefix of `bytes` made of whole blocks of unreserved bytes.
 #[inline(never)]
-fn chunk_escapes(chunk: &[u8; 16]) -> u8 {
-    chunk
-        .iter()
-        .fold(0u8, |n, &b| n + u8::from(!in_unreserved_ranges(b)))
+fn clean_blocks(bytes: &[u8]) -> usize {
+    let (blocks, _) = bytes.as_chunks::<BLOCK>();
+    blocks.iter().take_while(|b| block_escapes(b) == 0).count() * BLOCK
 }
 
 /// Whether every byte of `bytes` is unreserved.
 #[inline]
 fn all_unreserved(bytes: &[u8]) -> bool {
-    let (chunks, rest) = bytes.as_chunks::<16>();
-    chunks.iter().all(|c| chunk_escapes(c) == 0) && rest.iter().all(|&b| is_unreserved(b))
+    let clean = clean_blocks(bytes);
+    bytes[clean..].iter().all(|&b| is_unreserved(b))
 }
 
 /// [`ONCE`] in static memory, so that the iterator can hand out escapes as `&'static str`.
@@ -117,15 +129,12 @@ pub fn encoded_len(bytes: &[u8]) -> usize {
 }
 
 /// The number of bytes that are not unreserved.
-#[inline]
+#[inline(never)]
 fn escaped_count(bytes: &[u8]) -> usize {
-    let (chunks, rest) = bytes.as_chunks::<16>();
-    let bulk: usize = chunks.iter().map(|c| usize::from(chunk_escapes(c))).sum();
+    let (blocks, rest) = bytes.as_chunks::<BLOCK>();
+    let bulk: usize = blocks.iter().map(block_escapes).sum();
     bulk + rest.iter().filter(|&&b| !is_unreserved(b)).count()
 }
-
-/// Bytes encoded per block by [`encode_blocks`].
-const BLOCK: usize = 64;
 
 /// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
 /// `W - 1` bytes, then the encoding's length in the last byte.
@@ -153,70 +162,75 @@ const fn encodings<const W: usize>() -> [[u8; W]; 256] {
 const ONCE: [[u8; 4]; 256] = encodings::<4>();
 const TWICE: [[u8; 8]; 256] = encodings::<8>();
 
-/// Percent-encodes `bytes` with `table` ([`ONCE`] or [`TWICE`]) onto the end of `out`.
-/// Blocks of unreserved bytes are copied as they are; in any other block each byte appends its
-/// whole table entry and trims it to the encoding's length, without branching on the byte.
-/// Needs `W - 1` bytes of spare capacity past the output to avoid growing `out` at the end.
-fn encode_into_vec<const W: usize>(bytes: &[u8], table: &[[u8; W]; 256], out: &mut Vec<u8>) {
-    for block in bytes.chunks(BLOCK) {
-        if all_unreserved(block) {
-            out.extend_from_slice(block);
-            continue;
-        }
-        for &b in block {
-            let entry = &table[usize::from(b)];
-            out.extend_from_slice(entry);
-            out.truncate(out.len() - W + usize::from(entry[W - 1]));
-        }
+/// Room for a block encoded with either table, and a whole table entry past it.
+const BUFFER: usize = 8 * BLOCK;
+
+/// Encodes `block` (at most [`BLOCK`] bytes) with `table` into `buf`, returning the length:
+/// each byte writes its whole table entry and moves on by the encoding's length, without
+/// branching on the byte.
+#[inline]
+fn encode_block<const W: usize>(
+    block: &[u8],
+    table: &[[u8; W]; 256],
+    buf: &mut [u8; BUFFER],
+) -> usize {
+    let mut n = 0;
+    for &b in block {
+        let entry = &table[usize::from(b)];
+        let Some(slot) = buf.get_mut(n..n + W) else {
+            break; // cannot happen: at most 5 bytes per byte of a block, and W more
+        };
+        slot.copy_from_slice(entry);
+        n += usize::from(entry[W - 1]);
     }
+    n
 }
 
-/// Percent-encodes `bytes` in [`BLOCK`]s through a stack buffer, handing `sink` each encoded
-/// piece, all ASCII: for outputs that are text (`String`, `fmt::Write`) rather than bytes.
-/// Consecutive unreserved blocks are handed over as one borrowed piece.
-fn encode_blocks<E>(bytes: &[u8], mut sink: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
-    let mut run_start = 0;
-    for (i, block) in bytes.chunks(BLOCK).enumerate() {
-        if all_unreserved(block) {
-            continue;
+/// Percent-encodes `bytes` with `table` ([`ONCE`] or [`TWICE`]), handing `sink` the encoded
+/// pieces, all ASCII: whole blocks of unreserved bytes as they are, the other blocks through a
+/// stack buffer.
+fn encode_pieces<const W: usize, E>(
+    bytes: &[u8],
+    table: &[[u8; W]; 256],
+    mut sink: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut buf = [0u8; BUFFER];
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let clean = clean_blocks(rest);
+        if clean > 0 {
+            sink(&rest[..clean])?;
         }
-        let start = i * BLOCK;
-        if run_start < start {
-            sink(&bytes[run_start..start])?;
-        }
-        run_start = start + block.len();
-        let mut out = [0u8; 3 * BLOCK + 4];
-        let mut n = 0;
-        for &b in block {
-            let entry = &ONCE[usize::from(b)];
-            let Some(slot) = out.get_mut(n..n + 4) else {
-                break; // cannot happen: the buffer holds a block of escapes
-            };
-            slot.copy_from_slice(entry);
-            n += usize::from(entry[3]);
-        }
-        sink(&out[..n])?;
-    }
-    if run_start < bytes.len() {
-        sink(&bytes[run_start..])?;
+        let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
+        let n = encode_block(block, table, &mut buf);
+        sink(&buf[..n])?;
+        rest = tail;
     }
     Ok(())
 }
 
-/// Spare capacity that [`encode_to_vec`] and [`encode_twice_to_vec`] may write past their output
-/// (then trim): a buffer built with them needs this much room beyond its final length, or it
-/// grows, and a grown buffer leaves a copy of its old contents behind in freed memory.
-pub(crate) const SPARE: usize = 7;
+/// Percent-encodes `bytes` with `table` onto the end of `out`.
+fn encode_into_vec<const W: usize>(bytes: &[u8], table: &[[u8; W]; 256], out: &mut Vec<u8>) {
+    let _ = encode_pieces::<W, ()>(bytes, table, |piece| {
+        out.extend_from_slice(piece);
+        Ok(())
+    });
+}
 
-/// Percent-encodes `bytes` onto the end of `out`. The caller reserves the room, [`SPARE`] bytes
-/// more than the output.
+/// Percent-encodes `bytes` in pieces for outputs that are text (`String`, `fmt::Write`).
+fn encode_blocks<E>(bytes: &[u8], sink: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+    encode_pieces(bytes, &ONCE, sink)
+}
+
+/// Percent-encodes `bytes` onto the end of `out`, which grows only if it has less room than
+/// [`encoded_len`] more bytes.
 pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
     encode_into_vec(bytes, &ONCE, out);
 }
 
 /// Percent-encodes the percent-encoding of `bytes` onto the end of `out`: `enc(enc(bytes))` in
 /// one pass, as the base string needs for parameter names and values (§3.4.1.1 over §3.4.1.3.2).
-/// The caller reserves the room, [`SPARE`] bytes more than the output.
+/// `out` grows only if it has less room than [`encoded_twice_len`] more bytes.
 pub(crate) fn encode_twice_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
     encode_into_vec(bytes, &TWICE, out);
 }
@@ -259,7 +273,7 @@ impl Rules {
 pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
     const LOWER: &[u8; 16] = b"0123456789abcdef";
     if rules == Rules::RFC {
-        out.reserve(encoded_len(bytes) + SPARE);
+        out.reserve(encoded_len(bytes));
         return encode_to_vec(bytes, out);
     }
     let hex = if rules.lowercase_hex { LOWER } else { HEX };
@@ -297,7 +311,8 @@ pub struct Encode<'a> {
 impl Encode<'_> {
     /// Appends the encoded text to `out`.
     pub fn append_to(self, out: &mut String) {
-        out.reserve(encoded_len(self.rest));
+        // At least this much; counting the escapes first would cost more than growing.
+        out.reserve(self.rest.len());
         let _ = encode_blocks::<()>(self.rest, |piece| {
             out.push_str(ascii(piece));
             Ok(())
@@ -368,12 +383,6 @@ impl DecodeError {
     pub fn found(&self) -> &[u8] {
         &self.found
     }
-
-    /// The same error with its offset moved `by` bytes further, for input decoded in parts.
-    pub(crate) fn shifted(mut self, by: usize) -> Self {
-        self.offset += by;
-        self
-    }
 }
 
 impl fmt::Display for DecodeError {
@@ -389,14 +398,37 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// The value of an ASCII hex digit.
+/// The value of every byte as a hex digit, or 0xFF.
+#[allow(clippy::cast_possible_truncation)] // i < 16
+pub(crate) const HEX_VALUE: [u8; 256] = {
+    let mut table = [0xFF; 256];
+    let mut i = 0;
+    while i < 16 {
+        table[HEX[i] as usize] = i as u8;
+        table[HEX[i].to_ascii_lowercase() as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The byte of the escape `%XX` at `input[at]`, or the error naming it.
 #[inline]
-fn hex_value(digit: u8) -> Option<u8> {
-    match digit {
-        b'0'..=b'9' => Some(digit - b'0'),
-        b'A'..=b'F' => Some(digit - b'A' + 10),
-        b'a'..=b'f' => Some(digit - b'a' + 10),
-        _ => None,
+pub(crate) fn decode_escape(input: &[u8], at: usize) -> Result<u8, DecodeError> {
+    if let Some(&[_, hi, lo]) = input.get(at..at + 3) {
+        let (hi, lo) = (HEX_VALUE[usize::from(hi)], HEX_VALUE[usize::from(lo)]);
+        if (hi | lo) < 16 {
+            return Ok(hi << 4 | lo);
+        }
+    }
+    Err(escape_error(input, at))
+}
+
+/// The error for a malformed escape at `input[at]`.
+#[cold]
+pub(crate) fn escape_error(input: &[u8], at: usize) -> DecodeError {
+    DecodeError {
+        offset: at,
+        found: input[at..input.len().min(at + 3)].to_vec(),
     }
 }
 
@@ -419,15 +451,7 @@ pub(crate) fn decode_to_vec(
                 i += 1;
             }
             Some(_) => {
-                let pair = (input.get(i + 1).copied(), input.get(i + 2).copied());
-                let (Some(hi), Some(lo)) = (pair.0.and_then(hex_value), pair.1.and_then(hex_value))
-                else {
-                    return Err(DecodeError {
-                        offset: i,
-                        found: input[i..input.len().min(i + 3)].to_vec(),
-                    });
-                };
-                out.push(hi << 4 | lo);
+                out.push(decode_escape(input, i)?);
                 i += 3;
             }
             None => {}
@@ -577,7 +601,7 @@ mod tests {
         let mut appended = String::from("x");
         encode(input).append_to(&mut appended);
         let mut vec = b"x".to_vec();
-        vec.reserve(encoded_len(input) + SPARE);
+        vec.reserve(encoded_len(input));
         encode_to_vec(input, &mut vec);
         let cow: Cow<str> = encode(input).into();
         assert_eq!(appended, format!("x{display}"));
@@ -619,13 +643,13 @@ mod tests {
                 let want_twice = naive(want.as_bytes());
 
                 let mut vec = b"prefix".to_vec();
-                vec.reserve(encoded_len(&input) + SPARE);
+                vec.reserve(encoded_len(&input));
                 let capacity = vec.capacity();
                 encode_to_vec(&input, &mut vec);
                 assert_eq!(&vec[6..], want.as_bytes(), "len {len}");
                 assert_eq!(vec.capacity(), capacity, "grew");
 
-                let mut twice = Vec::with_capacity(encoded_twice_len(&input) + SPARE);
+                let mut twice = Vec::with_capacity(encoded_twice_len(&input));
                 let capacity = twice.capacity();
                 encode_twice_to_vec(&input, &mut twice);
                 assert_eq!(twice, want_twice.as_bytes(), "len {len}");

@@ -1,0 +1,48 @@
+//! Heap allocations per signing, counted by a global allocator: a count is deterministic, so
+//! unlike a time it can be a test.
+
+use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+use url::Url;
+
+fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let mut value = None;
+    let info = allocation_counter::measure(|| value = Some(f()));
+    (value.expect("the closure ran"), info.count_total)
+}
+
+/// W1 of the benchmarks: the X API "Creating a signature" request, from a parsed URL.
+#[test]
+fn signing_the_x_api_sample_allocates_at_most_three_times() {
+    let signer = Signer::new(Consumer::new(
+        "xvz1evFS4wEEPTGEFPHBog",
+        "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+    ))
+    .with_token(Token::new(
+        "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+        "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+    ));
+    let url = Url::parse("https://api.twitter.com/1.1/statuses/update.json?include_entities=true")
+        .unwrap();
+    let request = Request::from_url("POST", &url).unwrap().with_form_body(
+        b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+    );
+    let nonce = Nonce::new("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg").unwrap();
+    let timestamp = Timestamp::new(1_318_622_958);
+
+    let (result, count) = allocations(|| signer.sign(&request, &nonce, timestamp).unwrap());
+    assert_eq!(result.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
+    assert!(count <= 3, "{count} allocations to sign");
+
+    let (header, count) = allocations(|| result.authorization());
+    assert!(header.contains("oauth_signature=\"hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D\""));
+    assert_eq!(count, 1, "the header is one string");
+
+    let (_, count) = allocations(|| {
+        Request::new(
+            "POST",
+            "https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
+        )
+        .unwrap()
+    });
+    assert_eq!(count, 1, "parsing the URL is one string");
+}
