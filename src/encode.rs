@@ -162,8 +162,9 @@ const fn encodings<const W: usize>() -> [[u8; W]; 256] {
 const ONCE: [[u8; 4]; 256] = encodings::<4>();
 const TWICE: [[u8; 8]; 256] = encodings::<8>();
 
-/// Room for a block encoded with either table, and a whole table entry past it.
-const BUFFER: usize = 8 * BLOCK;
+/// Room for a block encoded with either table (at most 5 bytes a byte), and a whole table
+/// entry past it.
+const BUFFER: usize = 5 * BLOCK + 8;
 
 /// Encodes `block` (at most [`BLOCK`] bytes) with `table` into `buf`, returning the length:
 /// each byte writes its whole table entry and moves on by the encoding's length, without
@@ -202,8 +203,13 @@ fn encode_pieces<const W: usize, E>(
             sink(&rest[..clean])?;
         }
         let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
-        let n = encode_block(block, table, &mut buf);
-        sink(&buf[..n])?;
+        if tail.is_empty() && block.iter().all(|&b| is_unreserved(b)) {
+            // The short end, or a short name or value, often has nothing to escape.
+            sink(block)?;
+        } else {
+            let n = encode_block(block, table, &mut buf);
+            sink(&buf[..n])?;
+        }
         rest = tail;
     }
     Ok(())
