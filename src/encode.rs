@@ -193,9 +193,9 @@ fn encode_block<const W: usize>(
 fn encode_pieces<const W: usize, E>(
     bytes: &[u8],
     table: &[[u8; W]; 256],
+    buf: &mut [u8; BUFFER],
     mut sink: impl FnMut(&[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut buf = [0u8; BUFFER];
     let mut rest = bytes;
     while !rest.is_empty() {
         let clean = clean_blocks(rest);
@@ -207,7 +207,7 @@ fn encode_pieces<const W: usize, E>(
             // The short end, or a short name or value, often has nothing to escape.
             sink(block)?;
         } else {
-            let n = encode_block(block, table, &mut buf);
+            let n = encode_block(block, table, buf);
             sink(&buf[..n])?;
         }
         rest = tail;
@@ -215,9 +215,14 @@ fn encode_pieces<const W: usize, E>(
     Ok(())
 }
 
-/// Percent-encodes `bytes` with `table` onto the end of `out`.
-fn encode_into_vec<const W: usize>(bytes: &[u8], table: &[[u8; W]; 256], out: &mut Vec<u8>) {
-    let _ = encode_pieces::<W, ()>(bytes, table, |piece| {
+/// Percent-encodes `bytes` with `table` onto the end of `out`, through `buf`.
+fn encode_into_vec<const W: usize>(
+    bytes: &[u8],
+    table: &[[u8; W]; 256],
+    buf: &mut [u8; BUFFER],
+    out: &mut Vec<u8>,
+) {
+    let _ = encode_pieces::<W, ()>(bytes, table, buf, |piece| {
         out.extend_from_slice(piece);
         Ok(())
     });
@@ -225,20 +230,26 @@ fn encode_into_vec<const W: usize>(bytes: &[u8], table: &[[u8; W]; 256], out: &m
 
 /// Percent-encodes `bytes` in pieces for outputs that are text (`String`, `fmt::Write`).
 fn encode_blocks<E>(bytes: &[u8], sink: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
-    encode_pieces(bytes, &ONCE, sink)
+    encode_pieces(bytes, &ONCE, &mut [0u8; BUFFER], sink)
 }
 
 /// Percent-encodes `bytes` onto the end of `out`, which grows only if it has less room than
 /// [`encoded_len`] more bytes.
 pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
-    encode_into_vec(bytes, &ONCE, out);
+    encode_into_vec(bytes, &ONCE, &mut [0u8; BUFFER], out);
+}
+
+/// [`encode_to_vec`] for a secret: the stack buffer its escapes pass through is wiped after.
+pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
+    let mut buf = zeroize::Zeroizing::new([0u8; BUFFER]);
+    encode_into_vec(bytes, &ONCE, &mut buf, out);
 }
 
 /// Percent-encodes the percent-encoding of `bytes` onto the end of `out`: `enc(enc(bytes))` in
 /// one pass, as the base string needs for parameter names and values (§3.4.1.1 over §3.4.1.3.2).
 /// `out` grows only if it has less room than [`encoded_twice_len`] more bytes.
 pub(crate) fn encode_twice_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
-    encode_into_vec(bytes, &TWICE, out);
+    encode_into_vec(bytes, &TWICE, &mut [0u8; BUFFER], out);
 }
 
 /// The length of `enc(enc(bytes))`.

@@ -47,7 +47,6 @@ impl fmt::Display for Source {
     }
 }
 
-/// How the names and values of a query or form body are decoded.
 /// What each byte stands for outside an escape: itself, or a space for `+` in a form.
 const IDENTITY: [u8; 256] = literals(false);
 const FORM_LITERAL: [u8; 256] = literals(true);
@@ -66,6 +65,7 @@ const fn literals(plus_is_space: bool) -> [u8; 256] {
     table
 }
 
+/// How the names and values of a query or form body are decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Decoding {
     /// `%XX` decoded, `+` a space (§3.4.1.3.1): the reference.
@@ -188,9 +188,9 @@ impl Parameters {
         decoding: Decoding,
     ) -> Result<(), DecodeError> {
         // One pass: pairs split at `&`, the name at the first `=`, decoded on the way into room
-        // made up front (decoding never lengthens), then trimmed. Escapes are decoded without
-        // branching on the byte (in mixed text a branch per byte would be mispredicted often);
-        // only the separators branch.
+        // made up front (decoding never lengthens), then trimmed. Escapes and literals go
+        // through table lookups and selects rather than a branch per kind of byte, which mixed
+        // text would mispredict often; the separators branch.
         let (literal, escapes) = match decoding {
             Decoding::Form => (&FORM_LITERAL, true),
             Decoding::KeepPlus => (&IDENTITY, true),

@@ -125,7 +125,7 @@ impl SigningKey {
         ));
         let part = |bytes: &[u8], key: &mut Vec<u8>| {
             if encoded {
-                encode::encode_to_vec(bytes, key);
+                encode::encode_secret_to_vec(bytes, key);
             } else {
                 key.extend_from_slice(bytes);
             }
