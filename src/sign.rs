@@ -29,7 +29,7 @@ use crate::{Error, Secret};
 
 mod mac;
 
-pub(crate) use mac::KeyedMac;
+pub(crate) use mac::{KeyedMac, MacDigest};
 
 /// A signature method (§3.4), named as in `oauth_signature_method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -348,11 +348,10 @@ pub(crate) fn sign_keyed(
             let mac = mac.ok_or_else(|| Error::Signing {
                 reason: format!("{method} has no keyed HMAC"),
             })?;
-            let mut digest = [0u8; mac::MAX_DIGEST];
-            let n = mac.mac(base_string, &mut digest);
+            let digest = mac.digest(base_string);
             let mut text = [0u8; INLINE];
             let len = BASE64
-                .encode_slice(&digest[..n], &mut text)
+                .encode_slice(&*digest, &mut text)
                 .map_err(|e| Error::Signing {
                     reason: format!("base64 ({e})"),
                 })?;
@@ -370,19 +369,6 @@ pub(crate) fn sign_keyed(
     Ok(Signature { method, value })
 }
 
-/// An HMAC digest: `len` bytes of `bytes`.
-pub(crate) struct MacDigest {
-    bytes: [u8; mac::MAX_DIGEST],
-    len: usize,
-}
-
-impl std::ops::Deref for MacDigest {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-}
-
 /// The HMAC digest of `data` with `key`, for an HMAC `method`.
 pub(crate) fn hmac_digest(
     method: SignatureMethod,
@@ -392,9 +378,7 @@ pub(crate) fn hmac_digest(
     let mac = KeyedMac::new(method, key.expose()).ok_or_else(|| Error::Signing {
         reason: format!("{method} is not an HMAC method"),
     })?;
-    let mut bytes = [0u8; mac::MAX_DIGEST];
-    let len = mac.mac(data, &mut bytes);
-    Ok(MacDigest { bytes, len })
+    Ok(mac.digest(data))
 }
 
 #[cfg(feature = "rsa")]

@@ -11,7 +11,7 @@ use zeroize::{Zeroize, Zeroizing};
 use super::SignatureMethod;
 
 /// The largest digest (SHA-512), in bytes.
-pub(crate) const MAX_DIGEST: usize = 64;
+const MAX_DIGEST: usize = 64;
 
 /// One hash function of the SHA family, as its compression function and padding.
 trait Sha {
@@ -219,13 +219,28 @@ impl KeyedMac {
         .map(KeyedMac)
     }
 
-    /// The MAC of `data`: `out[..n]`, with `n` returned.
-    pub(crate) fn mac(&self, data: &[u8], out: &mut [u8; MAX_DIGEST]) -> usize {
-        match &self.0 {
-            Hmac::Sha1(k) => k.mac(data, out),
-            Hmac::Sha256(k) => k.mac(data, out),
-            Hmac::Sha512(k) => k.mac(data, out),
-        }
+    /// The MAC of `data`.
+    pub(crate) fn digest(&self, data: &[u8]) -> MacDigest {
+        let mut bytes = [0u8; MAX_DIGEST];
+        let len = match &self.0 {
+            Hmac::Sha1(k) => k.mac(data, &mut bytes),
+            Hmac::Sha256(k) => k.mac(data, &mut bytes),
+            Hmac::Sha512(k) => k.mac(data, &mut bytes),
+        };
+        MacDigest { bytes, len }
+    }
+}
+
+/// An HMAC digest: `len` bytes of `bytes`.
+pub(crate) struct MacDigest {
+    bytes: [u8; MAX_DIGEST],
+    len: usize,
+}
+
+impl std::ops::Deref for MacDigest {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 }
 
@@ -236,9 +251,7 @@ mod tests {
     use super::*;
 
     fn ours(method: SignatureMethod, key: &[u8], data: &[u8]) -> Vec<u8> {
-        let mut out = [0u8; MAX_DIGEST];
-        let n = KeyedMac::new(method, key).unwrap().mac(data, &mut out);
-        out[..n].to_vec()
+        KeyedMac::new(method, key).unwrap().digest(data).to_vec()
     }
 
     fn oracle(method: SignatureMethod, key: &[u8], data: &[u8]) -> Vec<u8> {
