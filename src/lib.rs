@@ -58,6 +58,8 @@
 //!
 //! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PKCS#1 or PKCS#8 PEM keys ([`PrivateKey`]).
 //! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
+//! - `http`: [`http::sign`] signs an [`http::Request`](::http::Request) in place, in the
+//!   header, the query or the form body.
 //! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`,
 //!   `oauth1 encode`).
 //!
@@ -74,6 +76,8 @@ mod error;
 pub mod explain;
 pub mod flow;
 pub mod header;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod params;
 pub mod request;
 mod secret;

@@ -399,7 +399,7 @@ fn check_authority(url: &str) -> Result<(), Error> {
     }
 }
 
-const FORM: &str = "application/x-www-form-urlencoded";
+pub(crate) const FORM: &str = "application/x-www-form-urlencoded";
 
 /// Whether a Content-Type is `application/x-www-form-urlencoded`.
 fn is_form(content_type: &str) -> bool {

@@ -1,0 +1,250 @@
+//! Signing an [`http::Request`](::http::Request) (feature `http`).
+//!
+//! What is signed is read from the request itself: its method, its URI (which must be
+//! absolute, as a client sends it), its `Content-Type` header and its body. The signature then
+//! goes back into the same request, in the [`Transport`] asked for (RFC 5849 §3.5): the
+//! `Authorization` header by default, or the query, or the form body.
+//!
+//! ```
+//! use oauth1_signer::{http::{self, Transport}, Consumer, Nonce, Signer, Timestamp, Token};
+//!
+//! let signer = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"))
+//!     .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"));
+//! let mut request = ::http::Request::get("http://photos.example.net/photos?file=vacation.jpg&size=original")
+//!     .body(Vec::new())?;
+//!
+//! // RFC 5849 §3.1's example, with its nonce and timestamp; a client calls
+//! // `http::sign(&signer, &mut request)`, which draws a fresh nonce and reads the clock.
+//! let signed = http::sign_with(
+//!     &signer,
+//!     &mut request,
+//!     Transport::Header,
+//!     &Nonce::new("kllo9940pd9333jh")?,
+//!     Timestamp::new(1191242096),
+//! )?;
+//! assert_eq!(signed.signature().as_str(), "tR3+Ty81lMeYAr/Fid0kMTYa/WM=");
+//! assert!(request.headers()["authorization"].to_str()?.starts_with("OAuth oauth_consumer_key="));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use ::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
+use ::http::{Request as HttpRequest, Uri};
+
+use crate::request::FORM;
+use crate::{Error, Nonce, Request, Signed, Signer, Timestamp};
+
+/// Where the protocol parameters and the signature are sent (RFC 5849 §3.5). The signature is
+/// the same whichever is chosen: the base string does not depend on the transport.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Transport {
+    /// The `Authorization: OAuth …` header (§3.5.1), replacing any the request had.
+    #[default]
+    Header,
+    /// The query of the URI, after the parameters it already has (§3.5.3).
+    Query,
+    /// The form body (§3.5.2), after the parameters it already has. The request must have a
+    /// form body (`application/x-www-form-urlencoded`), or no body and no `Content-Type`, which
+    /// then becomes a form.
+    FormBody,
+}
+
+/// Signs `request` with a fresh nonce and the system clock's time, and sets its
+/// `Authorization` header.
+///
+/// # Errors
+///
+/// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`], and
+/// [`Error::RelativeUri`] when the URI is not absolute.
+pub fn sign<B: AsRef<[u8]>>(
+    signer: &Signer,
+    request: &mut HttpRequest<B>,
+) -> Result<Signed, Error> {
+    let nonce = Nonce::generate()?;
+    let timestamp = Timestamp::now()?;
+    let (done, written) = sign_parts(
+        signer,
+        request.method().as_str(),
+        request.uri(),
+        request.headers(),
+        request.body().as_ref(),
+        Transport::Header,
+        &nonce,
+        timestamp,
+    )?;
+    written.apply(request);
+    Ok(done)
+}
+
+/// Signs `request` with the given nonce and timestamp and writes the signature in `transport`.
+///
+/// # Errors
+///
+/// Those of [`Signer::sign`]; [`Error::RelativeUri`] when the URI is not absolute;
+/// [`Error::FormTransportWithoutForm`] when [`Transport::FormBody`] is asked of a request whose
+/// body is not a form.
+pub fn sign_with<B>(
+    signer: &Signer,
+    request: &mut HttpRequest<B>,
+    transport: Transport,
+    nonce: &Nonce,
+    timestamp: Timestamp,
+) -> Result<Signed, Error>
+where
+    B: AsRef<[u8]> + From<Vec<u8>>,
+{
+    let (done, written) = sign_parts(
+        signer,
+        request.method().as_str(),
+        request.uri(),
+        request.headers(),
+        request.body().as_ref(),
+        transport,
+        nonce,
+        timestamp,
+    )?;
+    if let Some(body) = written.apply(request) {
+        *request.body_mut() = B::from(body);
+    }
+    Ok(done)
+}
+
+/// What signing changes in the request.
+#[derive(Debug)]
+pub(crate) enum Written {
+    /// The new `Authorization` header.
+    Header(HeaderValue),
+    /// The new URI, the protocol parameters appended to its query.
+    Uri(Uri),
+    /// The new form body, the protocol parameters appended to it.
+    Body(Vec<u8>),
+}
+
+impl Written {
+    /// Writes the header or the URI into `request`; a new body is returned for the caller to
+    /// write (its type is the caller's), and the `Content-Type` set to a form.
+    pub(crate) fn apply<B>(self, request: &mut HttpRequest<B>) -> Option<Vec<u8>> {
+        match self {
+            Written::Header(value) => {
+                request.headers_mut().insert(AUTHORIZATION, value);
+                None
+            }
+            Written::Uri(uri) => {
+                *request.uri_mut() = uri;
+                None
+            }
+            Written::Body(body) => {
+                request
+                    .headers_mut()
+                    .insert(CONTENT_TYPE, HeaderValue::from_static(FORM));
+                Some(body)
+            }
+        }
+    }
+}
+
+/// Signs the parts of a request and returns what to write back into it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sign_parts(
+    signer: &Signer,
+    method: &str,
+    uri: &Uri,
+    headers: &HeaderMap,
+    body: &[u8],
+    transport: Transport,
+    nonce: &Nonce,
+    timestamp: Timestamp,
+) -> Result<(Signed, Written), Error> {
+    if uri.scheme().is_none() || uri.authority().is_none() {
+        return Err(Error::RelativeUri {
+            uri: uri.to_string(),
+        });
+    }
+    sign_url(
+        signer,
+        method,
+        &uri.to_string(),
+        headers,
+        body,
+        transport,
+        nonce,
+        timestamp,
+    )
+}
+
+/// Signs a request given its URL as text; a new URI is that text with the parameters appended,
+/// so that nothing else of what is sent changes.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sign_url(
+    signer: &Signer,
+    method: &str,
+    url: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+    transport: Transport,
+    nonce: &Nonce,
+    timestamp: Timestamp,
+) -> Result<(Signed, Written), Error> {
+    let mut content_type = content_type(headers);
+    if transport == Transport::FormBody && body.is_empty() && content_type.is_empty() {
+        // The request is sent as a form, so it is signed as one.
+        content_type = FORM;
+    }
+    let request = Request::new(method, url)?.with_body(content_type, body);
+    if transport == Transport::FormBody && !request.has_form_body() {
+        return Err(Error::FormTransportWithoutForm {
+            content_type: content_type.to_owned(),
+        });
+    }
+    let done = signer.sign(&request, nonce, timestamp)?;
+    let written = match transport {
+        Transport::Header => {
+            let header = done.authorization();
+            // The header is ASCII apart from a realm's UTF-8, which HTTP carries as obs-text.
+            let value =
+                HeaderValue::from_bytes(header.as_bytes()).map_err(|_| Error::InvalidRealm)?;
+            Written::Header(sensitive(value))
+        }
+        Transport::Query => {
+            let (before_fragment, _) = url.split_once('#').unwrap_or((url, ""));
+            let mut new = String::with_capacity(before_fragment.len() + 256);
+            new.push_str(before_fragment);
+            match before_fragment.split_once('?') {
+                None => new.push('?'),
+                Some((_, "")) => {}
+                Some(_) => new.push('&'),
+            }
+            new.push_str(&done.to_urlencoded());
+            let uri = Uri::try_from(new).map_err(|e| Error::WriteBack {
+                reason: e.to_string(),
+            })?;
+            Written::Uri(uri)
+        }
+        Transport::FormBody => {
+            let params = done.to_urlencoded();
+            let mut new = Vec::with_capacity(body.len() + 1 + params.len());
+            new.extend_from_slice(body);
+            if !body.is_empty() {
+                new.push(b'&');
+            }
+            new.extend_from_slice(params.as_bytes());
+            Written::Body(new)
+        }
+    };
+    Ok((done, written))
+}
+
+/// The `Content-Type` header, or `""` when it is absent or not text.
+pub(crate) fn content_type(headers: &HeaderMap) -> &str {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+/// Marks a header value that carries a signature as sensitive, so that `http` redacts it in
+/// `Debug` and HTTP/2 never indexes it (a PLAINTEXT signature is the signing key).
+fn sensitive(mut value: HeaderValue) -> HeaderValue {
+    value.set_sensitive(true);
+    value
+}
