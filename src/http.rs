@@ -62,16 +62,7 @@ pub fn sign<B: AsRef<[u8]>>(
 ) -> Result<Signed, Error> {
     let nonce = Nonce::generate()?;
     let timestamp = Timestamp::now()?;
-    let (done, written) = sign_parts(
-        signer,
-        request.method().as_str(),
-        request.uri(),
-        request.headers(),
-        request.body().as_ref(),
-        Transport::Header,
-        &nonce,
-        timestamp,
-    )?;
+    let (done, written) = sign_request(signer, request, Transport::Header, &nonce, timestamp)?;
     written.apply(request);
     Ok(done)
 }
@@ -93,7 +84,22 @@ pub fn sign_with<B>(
 where
     B: AsRef<[u8]> + From<Vec<u8>>,
 {
-    let (done, written) = sign_parts(
+    let (done, written) = sign_request(signer, request, transport, nonce, timestamp)?;
+    if let Some(body) = written.apply(request) {
+        *request.body_mut() = B::from(body);
+    }
+    Ok(done)
+}
+
+/// Signs an `http` request and returns what to write back into it.
+fn sign_request<B: AsRef<[u8]>>(
+    signer: &Signer,
+    request: &HttpRequest<B>,
+    transport: Transport,
+    nonce: &Nonce,
+    timestamp: Timestamp,
+) -> Result<(Signed, Written), Error> {
+    sign_parts(
         signer,
         request.method().as_str(),
         request.uri(),
@@ -102,11 +108,7 @@ where
         transport,
         nonce,
         timestamp,
-    )?;
-    if let Some(body) = written.apply(request) {
-        *request.body_mut() = B::from(body);
-    }
-    Ok(done)
+    )
 }
 
 /// What signing changes in the request.
