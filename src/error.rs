@@ -143,6 +143,12 @@ pub enum Error {
         /// The request's `Content-Type`.
         content_type: String,
     },
+    /// A public origin with a query or a fragment.
+    #[non_exhaustive]
+    InvalidOrigin {
+        /// The origin as given.
+        origin: String,
+    },
     /// The signed request could not be written back (its new URI was refused).
     #[non_exhaustive]
     WriteBack {
@@ -238,6 +244,11 @@ impl fmt::Display for Error {
                 f,
                 "the form body transport needs a form body, but the Content-Type is \"{}\": send the parameters in the header or the query, or send an application/x-www-form-urlencoded body",
                 content_type.escape_debug()
+            ),
+            Error::InvalidOrigin { origin } => write!(
+                f,
+                "invalid public origin \"{}\": give the scheme, the host and an optional path prefix, without a query or a fragment",
+                origin.escape_debug()
             ),
             Error::WriteBack { reason } => {
                 write!(f, "the signed request cannot be written back: {reason}")

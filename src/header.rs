@@ -25,7 +25,7 @@ use crate::Error;
 /// assert!(Realm::new("Photos").is_ok());
 /// assert!(Realm::new("line\nbreak").is_err());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Realm(String);
 
 impl Realm {

@@ -60,6 +60,9 @@
 //! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
 //! - `http`: [`http::sign`] signs an [`http::Request`](::http::Request) in place, in the
 //!   header, the query or the form body.
+//! - `tower`: [`tower::VerifyLayer`], a `tower` layer that verifies incoming requests for an
+//!   `axum` or `hyper` server and hands the [`Verified`](verify::Verified) identity to the
+//!   handler.
 //! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`,
 //!   `oauth1 encode`).
 //!
@@ -82,6 +85,8 @@ pub mod params;
 pub mod request;
 mod secret;
 pub mod sign;
+#[cfg(feature = "tower")]
+pub mod tower;
 pub mod verify;
 
 pub use error::{Error, Location};

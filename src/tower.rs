@@ -1,0 +1,322 @@
+//! A [`tower`](https://docs.rs/tower) layer that verifies incoming requests (feature `tower`).
+//!
+//! [`VerifyLayer`] wraps a service of `http::Request`s (an `axum` router, a `hyper` service, …)
+//! with a [`Verifier`]. For each request it
+//!
+//! 1. rebuilds the public URL the client signed: the server sees only the path and query, so
+//!    the application says where it is reachable ([`VerifyLayer::new`] takes the public
+//!    origin; [`VerifyLayer::with_public_url`] takes a function of the request, for a proxy's
+//!    forwarded headers);
+//! 2. reads the body, up to a limit (1 MiB unless [`VerifyLayer::with_body_limit`] says
+//!    otherwise), because a form body's parameters are signed;
+//! 3. verifies the request with the `Authorization` header, and then either
+//!    - hands it on, the body unchanged and the [`Verified`] identity in the request's
+//!      extensions, or
+//!    - answers for the service: 400 or 401 (with `WWW-Authenticate: OAuth realm="…"` on 401)
+//!      and the OAuth Problem Reporting body (`oauth_problem=…&oauth_problem_advice=…`,
+//!      `application/x-www-form-urlencoded`); 413 for a body over the limit; 503 when a store
+//!      fails.
+//!
+//! The verifier's stores are called synchronously on the task serving the request: the
+//! in-memory stores never block; a store that waits on the network holds the task meanwhile.
+//!
+//! ```
+//! use oauth1_signer::tower::VerifyLayer;
+//! use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
+//! use tower::{service_fn, Layer};
+//!
+//! let mut credentials = MemoryCredentials::new();
+//! credentials.add_consumer("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+//! let verifier = Verifier::new(credentials, MemoryNonceStore::new());
+//! let layer = VerifyLayer::new(verifier, "https://photos.example.net")?;
+//!
+//! let service = layer.layer(service_fn(|request: http::Request<String>| async move {
+//!     let who = request.extensions().get::<Verified>().map(|v| v.consumer_key().to_owned());
+//!     Ok::<_, std::convert::Infallible>(http::Response::new(format!("hello {who:?}")))
+//! }));
+//! # let _ = service;
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use ::http::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use ::http::request::Parts;
+use ::http::{Request as HttpRequest, Response, StatusCode};
+use bytes::Bytes;
+use http_body::Body;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use tower_layer::Layer;
+use tower_service::Service;
+use url::Url;
+
+use crate::verify::{self, CredentialStore, NonceStore, Verified, Verifier, VerifyError};
+use crate::{Error, Realm, Request};
+
+type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
+
+/// Verifies every request before the service it wraps sees it; see the
+/// [module documentation](self).
+pub struct VerifyLayer<C, N> {
+    verifier: Arc<Verifier<C, N>>,
+    public_url: Arc<PublicUrl>,
+    realm: Realm,
+    body_limit: usize,
+}
+
+/// What the services of one layer share.
+struct Shared<C, N> {
+    verifier: Arc<Verifier<C, N>>,
+    public_url: Arc<PublicUrl>,
+    realm: Realm,
+    body_limit: usize,
+}
+
+impl<C, N> Clone for VerifyLayer<C, N> {
+    fn clone(&self) -> Self {
+        VerifyLayer {
+            verifier: Arc::clone(&self.verifier),
+            public_url: Arc::clone(&self.public_url),
+            realm: self.realm.clone(),
+            body_limit: self.body_limit,
+        }
+    }
+}
+
+impl<C: fmt::Debug, N: fmt::Debug> fmt::Debug for VerifyLayer<C, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyLayer")
+            .field("verifier", &self.verifier)
+            .field("realm", &self.realm)
+            .field("body_limit", &self.body_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The body limit unless [`VerifyLayer::with_body_limit`] sets another: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+impl<C, N> VerifyLayer<C, N> {
+    /// A layer for a service reachable at `origin` (`https://api.example.com`, or with a path
+    /// prefix that a proxy strips, `https://example.com/api`): the public URL of a request is
+    /// the origin followed by the request's path and query. The realm of `WWW-Authenticate`
+    /// is the origin.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidUrl`], [`Error::UrlWithoutHost`] or [`Error::UnsupportedScheme`] for an
+    /// origin that is not an `http` or `https` URL; [`Error::InvalidOrigin`] for one with a
+    /// query or a fragment.
+    pub fn new(verifier: Verifier<C, N>, origin: &str) -> Result<Self, Error> {
+        Request::new("GET", origin)?;
+        let base = Url::parse(origin).map_err(|source| Error::InvalidUrl { source })?;
+        if base.query().is_some() || base.fragment().is_some() {
+            return Err(Error::InvalidOrigin {
+                origin: origin.to_owned(),
+            });
+        }
+        let realm = Realm::new(base.origin().ascii_serialization())?;
+        let prefix = base.as_str().trim_end_matches('/').to_owned();
+        Ok(Self::with_public_url(verifier, move |parts: &Parts| {
+            let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+            Url::parse(&format!("{prefix}{path}")).ok()
+        })
+        .with_realm(realm))
+    }
+
+    /// A layer whose public URL of a request is what `public_url` makes of its parts (method,
+    /// URI, headers), such as the origin from a proxy's `Forwarded` header, which the
+    /// application trusts. `None` answers 400. The realm is empty until
+    /// [`with_realm`](Self::with_realm).
+    pub fn with_public_url(
+        verifier: Verifier<C, N>,
+        public_url: impl Fn(&Parts) -> Option<Url> + Send + Sync + 'static,
+    ) -> Self {
+        VerifyLayer {
+            verifier: Arc::new(verifier),
+            public_url: Arc::new(public_url),
+            realm: Realm::default(),
+            body_limit: DEFAULT_BODY_LIMIT,
+        }
+    }
+
+    /// The realm of `WWW-Authenticate` in 401 answers.
+    #[must_use]
+    pub fn with_realm(mut self, realm: Realm) -> Self {
+        self.realm = realm;
+        self
+    }
+
+    /// The largest body read, in bytes; a longer one is answered with 413.
+    #[must_use]
+    pub fn with_body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// The verifier.
+    #[must_use]
+    pub fn verifier(&self) -> &Verifier<C, N> {
+        &self.verifier
+    }
+}
+
+impl<S, C, N> Layer<S> for VerifyLayer<C, N> {
+    type Service = VerifyService<S, C, N>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        VerifyService {
+            inner,
+            shared: Arc::new(Shared {
+                verifier: Arc::clone(&self.verifier),
+                public_url: Arc::clone(&self.public_url),
+                realm: self.realm.clone(),
+                body_limit: self.body_limit,
+            }),
+        }
+    }
+}
+
+/// The service of a [`VerifyLayer`].
+pub struct VerifyService<S, C, N> {
+    inner: S,
+    shared: Arc<Shared<C, N>>,
+}
+
+impl<S: Clone, C, N> Clone for VerifyService<S, C, N> {
+    fn clone(&self) -> Self {
+        VerifyService {
+            inner: self.inner.clone(),
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<S: fmt::Debug, C: fmt::Debug, N: fmt::Debug> fmt::Debug for VerifyService<S, C, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyService")
+            .field("inner", &self.inner)
+            .field("verifier", &self.shared.verifier)
+            .finish_non_exhaustive()
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+impl<S, C, N, ReqBody, ResBody> Service<HttpRequest<ReqBody>> for VerifyService<S, C, N>
+where
+    S: Service<HttpRequest<ReqBody>, Response = Response<ResBody>> + Clone + Send + 'static,
+    S::Future: Send,
+    C: CredentialStore + Send + Sync + 'static,
+    N: NonceStore + Send + Sync + 'static,
+    ReqBody: Body + From<Bytes> + Send + 'static,
+    ReqBody::Data: Send,
+    ReqBody::Error: Into<BoxError>,
+    ResBody: From<String> + Send + 'static,
+{
+    type Response = Response<ResBody>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: HttpRequest<ReqBody>) -> Self::Future {
+        // The clone that was made ready is the one to call; a fresh clone takes its place.
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        let shared = Arc::clone(&self.shared);
+        Box::pin(async move {
+            let (mut parts, body) = request.into_parts();
+            let body = match Limited::new(body, shared.body_limit).collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(e) => return Ok(body_error(&e, shared.body_limit)),
+            };
+            match shared.verify(&parts, &body) {
+                Ok(verified) => {
+                    parts.extensions.insert(verified);
+                    inner
+                        .call(HttpRequest::from_parts(parts, ReqBody::from(body)))
+                        .await
+                }
+                Err(e) => Ok(rejection(&e, &shared.realm)),
+            }
+        })
+    }
+}
+
+impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
+    fn verify(&self, parts: &Parts, body: &[u8]) -> Result<Verified, VerifyError> {
+        let malformed = |detail: String| VerifyError::Malformed { detail };
+        let url = (self.public_url)(parts).ok_or_else(|| {
+            malformed(format!(
+                "the request URI \"{}\" does not make a public URL",
+                parts.uri
+            ))
+        })?;
+        let mut headers = parts.headers.get_all(AUTHORIZATION).iter();
+        let authorization =
+            match (headers.next(), headers.next()) {
+                (None, _) => None,
+                (Some(value), None) => Some(value.to_str().map_err(|_| {
+                    malformed("the Authorization header is not ASCII text".to_owned())
+                })?),
+                (Some(_), Some(_)) => {
+                    return Err(malformed(
+                        "the request has more than one Authorization header: send one".to_owned(),
+                    ))
+                }
+            };
+        let content_type = crate::http::content_type(&parts.headers);
+        let request = Request::from_url(parts.method.as_str(), &url)
+            .map_err(|e| malformed(e.to_string()))?
+            .with_body(content_type, body);
+        self.verifier.verify(&request, authorization)
+    }
+}
+
+/// The answer to a request that did not verify.
+fn rejection<B: From<String>>(error: &VerifyError, realm: &Realm) -> Response<B> {
+    let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+    let (content_type, body) = match error.problem() {
+        Some(problem) => ("application/x-www-form-urlencoded", problem.to_urlencoded()),
+        None => ("text/plain; charset=utf-8", error.to_string()),
+    };
+    let mut response = Response::new(B::from(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if status == StatusCode::UNAUTHORIZED {
+        if let Ok(value) = HeaderValue::from_bytes(verify::www_authenticate(realm).as_bytes()) {
+            headers.insert(WWW_AUTHENTICATE, value);
+        }
+    }
+    response
+}
+
+/// The answer to a body that could not be read: 413 over the limit, 400 otherwise.
+fn body_error<B: From<String>>(error: &BoxError, limit: usize) -> Response<B> {
+    let (status, text) = if error.is::<LengthLimitError>() {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is longer than {limit} bytes, the most this server reads"),
+        )
+    } else {
+        (
+            StatusCode::BAD_REQUEST,
+            format!("the body could not be read: {error}"),
+        )
+    };
+    let mut response = Response::new(B::from(text));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
