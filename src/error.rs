@@ -143,6 +143,9 @@ pub enum Error {
         /// The request's `Content-Type`.
         content_type: String,
     },
+    /// A request body given as a stream, which cannot be read before it is sent.
+    #[non_exhaustive]
+    StreamingBody,
     /// A public origin with a query or a fragment.
     #[non_exhaustive]
     InvalidOrigin {
@@ -244,6 +247,9 @@ impl fmt::Display for Error {
                 f,
                 "the form body transport needs a form body, but the Content-Type is \"{}\": send the parameters in the header or the query, or send an application/x-www-form-urlencoded body",
                 content_type.escape_debug()
+            ),
+            Error::StreamingBody => f.write_str(
+                "the request body is a stream, which cannot be signed: give the body as bytes",
             ),
             Error::InvalidOrigin { origin } => write!(
                 f,

@@ -63,7 +63,7 @@ pub fn sign<B: AsRef<[u8]>>(
     let nonce = Nonce::generate()?;
     let timestamp = Timestamp::now()?;
     let (done, written) = sign_request(signer, request, Transport::Header, &nonce, timestamp)?;
-    written.apply(request);
+    written.apply(request)?;
     Ok(done)
 }
 
@@ -85,7 +85,7 @@ where
     B: AsRef<[u8]> + From<Vec<u8>>,
 {
     let (done, written) = sign_request(signer, request, transport, nonce, timestamp)?;
-    if let Some(body) = written.apply(request) {
+    if let Some(body) = written.apply(request)? {
         *request.body_mut() = B::from(body);
     }
     Ok(done)
@@ -116,8 +116,8 @@ fn sign_request<B: AsRef<[u8]>>(
 pub(crate) enum Written {
     /// The new `Authorization` header.
     Header(HeaderValue),
-    /// The new URI, the protocol parameters appended to its query.
-    Uri(Uri),
+    /// The new URL, the protocol parameters appended to its query.
+    Query(String),
     /// The new form body, the protocol parameters appended to it.
     Body(Vec<u8>),
 }
@@ -125,21 +125,23 @@ pub(crate) enum Written {
 impl Written {
     /// Writes the header or the URI into `request`; a new body is returned for the caller to
     /// write (its type is the caller's), and the `Content-Type` set to a form.
-    pub(crate) fn apply<B>(self, request: &mut HttpRequest<B>) -> Option<Vec<u8>> {
+    pub(crate) fn apply<B>(self, request: &mut HttpRequest<B>) -> Result<Option<Vec<u8>>, Error> {
         match self {
             Written::Header(value) => {
                 request.headers_mut().insert(AUTHORIZATION, value);
-                None
+                Ok(None)
             }
-            Written::Uri(uri) => {
-                *request.uri_mut() = uri;
-                None
+            Written::Query(url) => {
+                *request.uri_mut() = Uri::try_from(url).map_err(|e| Error::WriteBack {
+                    reason: e.to_string(),
+                })?;
+                Ok(None)
             }
             Written::Body(body) => {
                 request
                     .headers_mut()
                     .insert(CONTENT_TYPE, HeaderValue::from_static(FORM));
-                Some(body)
+                Ok(Some(body))
             }
         }
     }
@@ -217,10 +219,7 @@ pub(crate) fn sign_url(
                 Some(_) => new.push('&'),
             }
             new.push_str(&done.to_urlencoded());
-            let uri = Uri::try_from(new).map_err(|e| Error::WriteBack {
-                reason: e.to_string(),
-            })?;
-            Written::Uri(uri)
+            Written::Query(new)
         }
         Transport::FormBody => {
             let params = done.to_urlencoded();

@@ -60,6 +60,9 @@
 //! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
 //! - `http`: [`http::sign`] signs an [`http::Request`](::http::Request) in place, in the
 //!   header, the query or the form body.
+//! - `reqwest`: [`reqwest::OAuth1Middleware`] for `reqwest-middleware`, signing every request
+//!   and redirect anew, and [`reqwest::SignExt`] for a plain `reqwest` request, blocking or
+//!   async.
 //! - `tower`: [`tower::VerifyLayer`], a `tower` layer that verifies incoming requests for an
 //!   `axum` or `hyper` server and hands the [`Verified`](verify::Verified) identity to the
 //!   handler.
@@ -83,6 +86,8 @@ pub mod header;
 pub mod http;
 pub mod params;
 pub mod request;
+#[cfg(feature = "reqwest")]
+pub mod reqwest;
 mod secret;
 pub mod sign;
 #[cfg(feature = "tower")]

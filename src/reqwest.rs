@@ -1,0 +1,287 @@
+//! Signing `reqwest` requests (feature `reqwest`): a middleware for `reqwest-middleware`, and
+//! an extension trait for a plain [`reqwest::Request`] or [`reqwest::blocking::Request`].
+//!
+//! The middleware signs every request it sends with a fresh nonce and timestamp, so a retry
+//! (by a retry middleware added before it) is signed again, never sent with a replayed
+//! header. It follows redirects itself, signing each hop again; a redirect to another origin
+//! (scheme, host and port) is followed without the signature, the `Cookie` and the
+//! `Proxy-Authorization` headers, so credentials never reach another host. For that, the
+//! `reqwest::Client` under it must not follow redirects itself:
+//!
+//! ```no_run
+//! use oauth1_signer::reqwest::OAuth1Middleware;
+//! use oauth1_signer::{Consumer, Signer, Token};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let signer = Signer::new(Consumer::new("consumer key", "consumer secret"))
+//!     .with_token(Token::new("token", "token secret"));
+//! let client = reqwest_middleware::ClientBuilder::new(
+//!     reqwest::Client::builder()
+//!         .redirect(reqwest::redirect::Policy::none())
+//!         .build()?,
+//! )
+//! .with(OAuth1Middleware::new(signer))
+//! .build();
+//!
+//! let response = client
+//!     .post("https://api.example.com/1.1/statuses/update.json")
+//!     .header("content-type", "application/x-www-form-urlencoded")
+//!     .body("status=Hello%20Ladies%20%2B%20Gentlemen")
+//!     .send()
+//!     .await?;
+//! # let _ = response;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Without the middleware stack, sign a built request with [`SignExt`]:
+//!
+//! ```
+//! use oauth1_signer::reqwest::SignExt;
+//! use oauth1_signer::{Consumer, Signer};
+//!
+//! let signer = Signer::new(Consumer::new("consumer key", "consumer secret"));
+//! let mut request = reqwest::blocking::Client::new()
+//!     .get("https://api.example.com/photos?size=original")
+//!     .build()?;
+//! request.sign_oauth1(&signer)?;
+//! assert!(request.headers()["authorization"].to_str()?.starts_with("OAuth "));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A body given as a stream cannot be signed ([`Error::StreamingBody`]): its form parameters
+//! or its hash would have to be read before it is sent.
+
+use ::http::header::{
+    HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, COOKIE, LOCATION, PROXY_AUTHORIZATION,
+};
+use ::http::{Extensions, Method, StatusCode};
+use reqwest_middleware::Next;
+use url::Url;
+
+use crate::http::{sign_url, Transport, Written};
+use crate::request::FORM;
+use crate::{Error, Nonce, Signed, Signer, Timestamp};
+
+mod sealed {
+    use ::http::{HeaderMap, Method};
+    use url::Url;
+
+    use crate::Error;
+
+    /// What signing reads and writes, alike for both kinds of request.
+    pub trait Sealed {
+        /// Method, URL, headers and the body's bytes (empty when there is no body).
+        fn parts(&self) -> Result<(&Method, &Url, &HeaderMap, &[u8]), Error>;
+        fn set_url(&mut self, url: Url);
+        fn headers(&mut self) -> &mut HeaderMap;
+        fn set_body(&mut self, body: Vec<u8>);
+    }
+
+    macro_rules! sealed {
+        ($request:ty) => {
+            impl Sealed for $request {
+                fn parts(&self) -> Result<(&Method, &Url, &HeaderMap, &[u8]), Error> {
+                    let body = match self.body() {
+                        None => &[][..],
+                        Some(body) => body.as_bytes().ok_or(Error::StreamingBody)?,
+                    };
+                    Ok((self.method(), self.url(), self.headers(), body))
+                }
+                fn set_url(&mut self, url: Url) {
+                    *self.url_mut() = url;
+                }
+                fn headers(&mut self) -> &mut HeaderMap {
+                    self.headers_mut()
+                }
+                fn set_body(&mut self, body: Vec<u8>) {
+                    *self.body_mut() = Some(body.into());
+                }
+            }
+        };
+    }
+    sealed!(reqwest::Request);
+    sealed!(reqwest::blocking::Request);
+}
+
+/// Signs a built `reqwest` request in place: a [`reqwest::Request`] or a
+/// [`reqwest::blocking::Request`].
+pub trait SignExt: sealed::Sealed {
+    /// Signs with a fresh nonce and the system clock's time, and sets the `Authorization`
+    /// header.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`], and
+    /// [`Error::StreamingBody`].
+    fn sign_oauth1(&mut self, signer: &Signer) -> Result<Signed, Error> {
+        self.sign_oauth1_with(
+            signer,
+            Transport::Header,
+            &Nonce::generate()?,
+            Timestamp::now()?,
+        )
+    }
+
+    /// Signs with the given nonce and timestamp, and writes the signature in `transport`.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Signer::sign`], [`Error::StreamingBody`], and
+    /// [`Error::FormTransportWithoutForm`].
+    fn sign_oauth1_with(
+        &mut self,
+        signer: &Signer,
+        transport: Transport,
+        nonce: &Nonce,
+        timestamp: Timestamp,
+    ) -> Result<Signed, Error> {
+        let (method, url, headers, body) = self.parts()?;
+        let (done, written) = sign_url(
+            signer,
+            method.as_str(),
+            url.as_str(),
+            headers,
+            body,
+            transport,
+            nonce,
+            timestamp,
+        )?;
+        match written {
+            Written::Header(value) => {
+                self.headers().insert(AUTHORIZATION, value);
+            }
+            Written::Query(url) => {
+                let url = Url::parse(&url).map_err(|e| Error::WriteBack {
+                    reason: e.to_string(),
+                })?;
+                self.set_url(url);
+            }
+            Written::Body(body) => {
+                self.headers()
+                    .insert(CONTENT_TYPE, HeaderValue::from_static(FORM));
+                self.set_body(body);
+            }
+        }
+        Ok(done)
+    }
+}
+
+impl SignExt for reqwest::Request {}
+impl SignExt for reqwest::blocking::Request {}
+
+/// A `reqwest-middleware` middleware that signs every request it sends, each with a fresh
+/// nonce and timestamp, and follows redirects itself; see the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct OAuth1Middleware {
+    signer: Signer,
+    transport: Transport,
+    max_redirects: usize,
+}
+
+impl OAuth1Middleware {
+    /// A middleware signing in the `Authorization` header, following up to 10 redirects.
+    #[must_use]
+    pub fn new(signer: Signer) -> Self {
+        OAuth1Middleware {
+            signer,
+            transport: Transport::Header,
+            max_redirects: 10,
+        }
+    }
+
+    /// Where the signature is sent.
+    #[must_use]
+    pub fn with_transport(mut self, transport: Transport) -> Self {
+        self.transport = transport;
+        self
+    }
+
+    /// The most redirects followed; the response after the last is returned as it is. With
+    /// 0, every redirect response is returned to the caller.
+    #[must_use]
+    pub fn with_max_redirects(mut self, max: usize) -> Self {
+        self.max_redirects = max;
+        self
+    }
+
+    /// Signs a copy of `request` if it goes to `origin`, with a fresh nonce and timestamp.
+    fn signed_copy(
+        &self,
+        request: &reqwest::Request,
+        origin: &url::Origin,
+    ) -> Result<reqwest::Request, Error> {
+        let mut copy = request.try_clone().ok_or(Error::StreamingBody)?;
+        if copy.url().origin() == *origin {
+            copy.sign_oauth1_with(
+                &self.signer,
+                self.transport,
+                &Nonce::generate()?,
+                Timestamp::now()?,
+            )?;
+        }
+        Ok(copy)
+    }
+}
+
+#[async_trait::async_trait]
+impl reqwest_middleware::Middleware for OAuth1Middleware {
+    async fn handle(
+        &self,
+        request: reqwest::Request,
+        extensions: &mut Extensions,
+        next: Next<'_>,
+    ) -> reqwest_middleware::Result<reqwest::Response> {
+        let origin = request.url().origin();
+        let mut unsigned = request;
+        let mut redirects = 0;
+        loop {
+            let sending = self
+                .signed_copy(&unsigned, &origin)
+                .map_err(reqwest_middleware::Error::middleware)?;
+            let response = next.clone().run(sending, extensions).await?;
+            if redirects == self.max_redirects {
+                return Ok(response);
+            }
+            match redirect(unsigned, &response, &origin) {
+                Some(hop) => unsigned = hop,
+                None => return Ok(response),
+            }
+            redirects += 1;
+        }
+    }
+}
+
+/// The request a redirect response asks for, unsigned, or `None` if `response` is not a
+/// redirect that can be followed. A hop away from `origin` loses the credentials it carries.
+fn redirect(
+    mut request: reqwest::Request,
+    response: &reqwest::Response,
+    origin: &url::Origin,
+) -> Option<reqwest::Request> {
+    let status = response.status();
+    let keeps_method = match status {
+        StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT => true,
+        StatusCode::MOVED_PERMANENTLY | StatusCode::FOUND => *request.method() != Method::POST,
+        StatusCode::SEE_OTHER => *request.method() == Method::HEAD,
+        _ => return None,
+    };
+    let location = response.headers().get(LOCATION)?.to_str().ok()?;
+    let url = request.url().join(location).ok()?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    if !keeps_method {
+        *request.method_mut() = Method::GET;
+        *request.body_mut() = None;
+        request.headers_mut().remove(CONTENT_TYPE);
+        request.headers_mut().remove(CONTENT_LENGTH);
+    }
+    if url.origin() != *origin {
+        for name in [AUTHORIZATION, COOKIE, PROXY_AUTHORIZATION] {
+            request.headers_mut().remove(name);
+        }
+    }
+    *request.url_mut() = url;
+    Some(request)
+}
