@@ -1,4 +1,4 @@
-//! Signing an [`http::Request`](::http::Request) (feature `http`).
+//! Signing an [`http::Request`] (feature `http`).
 //!
 //! What is signed is read from the request itself: its method, its URI (which must be
 //! absolute, as a client sends it), its `Content-Type` header and its body. The signature then

@@ -119,7 +119,8 @@ mod tests {
     }
 }
 
-/// The README's examples, run as doctests.
-#[cfg(doctest)]
+/// The README's examples, run as doctests (those of the integrations need their features, so
+/// they run with all of them, as `scripts/test` does).
+#[cfg(all(doctest, feature = "http", feature = "reqwest", feature = "tower"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
