@@ -99,10 +99,16 @@ fn sign_request<B: AsRef<[u8]>>(
     nonce: &Nonce,
     timestamp: Timestamp,
 ) -> Result<(Signed, Written), Error> {
-    sign_parts(
+    let uri = request.uri();
+    if uri.scheme().is_none() || uri.authority().is_none() {
+        return Err(Error::RelativeUri {
+            uri: uri.to_string(),
+        });
+    }
+    sign_url(
         signer,
         request.method().as_str(),
-        request.uri(),
+        &uri.to_string(),
         request.headers(),
         request.body().as_ref(),
         transport,
@@ -145,35 +151,6 @@ impl Written {
             }
         }
     }
-}
-
-/// Signs the parts of a request and returns what to write back into it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn sign_parts(
-    signer: &Signer,
-    method: &str,
-    uri: &Uri,
-    headers: &HeaderMap,
-    body: &[u8],
-    transport: Transport,
-    nonce: &Nonce,
-    timestamp: Timestamp,
-) -> Result<(Signed, Written), Error> {
-    if uri.scheme().is_none() || uri.authority().is_none() {
-        return Err(Error::RelativeUri {
-            uri: uri.to_string(),
-        });
-    }
-    sign_url(
-        signer,
-        method,
-        &uri.to_string(),
-        headers,
-        body,
-        transport,
-        nonce,
-        timestamp,
-    )
 }
 
 /// Signs a request given its URL as text; a new URI is that text with the parameters appended,

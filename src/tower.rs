@@ -62,13 +62,10 @@ type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
 /// Verifies every request before the service it wraps sees it; see the
 /// [module documentation](self).
 pub struct VerifyLayer<C, N> {
-    verifier: Arc<Verifier<C, N>>,
-    public_url: Arc<PublicUrl>,
-    realm: Realm,
-    body_limit: usize,
+    shared: Shared<C, N>,
 }
 
-/// What the services of one layer share.
+/// What a layer and its services share.
 struct Shared<C, N> {
     verifier: Arc<Verifier<C, N>>,
     public_url: Arc<PublicUrl>,
@@ -76,9 +73,9 @@ struct Shared<C, N> {
     body_limit: usize,
 }
 
-impl<C, N> Clone for VerifyLayer<C, N> {
+impl<C, N> Clone for Shared<C, N> {
     fn clone(&self) -> Self {
-        VerifyLayer {
+        Shared {
             verifier: Arc::clone(&self.verifier),
             public_url: Arc::clone(&self.public_url),
             realm: self.realm.clone(),
@@ -87,12 +84,20 @@ impl<C, N> Clone for VerifyLayer<C, N> {
     }
 }
 
+impl<C, N> Clone for VerifyLayer<C, N> {
+    fn clone(&self) -> Self {
+        VerifyLayer {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
 impl<C: fmt::Debug, N: fmt::Debug> fmt::Debug for VerifyLayer<C, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VerifyLayer")
-            .field("verifier", &self.verifier)
-            .field("realm", &self.realm)
-            .field("body_limit", &self.body_limit)
+            .field("verifier", &self.shared.verifier)
+            .field("realm", &self.shared.realm)
+            .field("body_limit", &self.shared.body_limit)
             .finish_non_exhaustive()
     }
 }
@@ -112,8 +117,8 @@ impl<C, N> VerifyLayer<C, N> {
     /// origin that is not an `http` or `https` URL; [`Error::InvalidOrigin`] for one with a
     /// query or a fragment.
     pub fn new(verifier: Verifier<C, N>, origin: &str) -> Result<Self, Error> {
-        Request::new("GET", origin)?;
-        let base = Url::parse(origin).map_err(|source| Error::InvalidUrl { source })?;
+        let checked = Request::new("GET", origin)?;
+        let base = checked.url();
         if base.query().is_some() || base.fragment().is_some() {
             return Err(Error::InvalidOrigin {
                 origin: origin.to_owned(),
@@ -137,31 +142,33 @@ impl<C, N> VerifyLayer<C, N> {
         public_url: impl Fn(&Parts) -> Option<Url> + Send + Sync + 'static,
     ) -> Self {
         VerifyLayer {
-            verifier: Arc::new(verifier),
-            public_url: Arc::new(public_url),
-            realm: Realm::default(),
-            body_limit: DEFAULT_BODY_LIMIT,
+            shared: Shared {
+                verifier: Arc::new(verifier),
+                public_url: Arc::new(public_url),
+                realm: Realm::default(),
+                body_limit: DEFAULT_BODY_LIMIT,
+            },
         }
     }
 
     /// The realm of `WWW-Authenticate` in 401 answers.
     #[must_use]
     pub fn with_realm(mut self, realm: Realm) -> Self {
-        self.realm = realm;
+        self.shared.realm = realm;
         self
     }
 
     /// The largest body read, in bytes; a longer one is answered with 413.
     #[must_use]
     pub fn with_body_limit(mut self, bytes: usize) -> Self {
-        self.body_limit = bytes;
+        self.shared.body_limit = bytes;
         self
     }
 
     /// The verifier.
     #[must_use]
     pub fn verifier(&self) -> &Verifier<C, N> {
-        &self.verifier
+        &self.shared.verifier
     }
 }
 
@@ -171,12 +178,7 @@ impl<S, C, N> Layer<S> for VerifyLayer<C, N> {
     fn layer(&self, inner: S) -> Self::Service {
         VerifyService {
             inner,
-            shared: Arc::new(Shared {
-                verifier: Arc::clone(&self.verifier),
-                public_url: Arc::clone(&self.public_url),
-                realm: self.realm.clone(),
-                body_limit: self.body_limit,
-            }),
+            shared: Arc::new(self.shared.clone()),
         }
     }
 }

@@ -113,10 +113,6 @@ const SHAPES: &[Shape] = &[
     },
 ];
 
-fn methods() -> [SignatureMethod; 6] {
-    SignatureMethod::ALL
-}
-
 fn build(client: &reqwest::Client, shape: &Shape) -> reqwest::RequestBuilder {
     let method = reqwest::Method::from_bytes(shape.method.as_bytes()).unwrap();
     let mut builder = client
@@ -141,7 +137,7 @@ async fn verdict(response: reqwest::Response) -> (u16, Value) {
 async fn oauthlib_accepts_every_method_shape_and_transport() {
     let plain = reqwest::Client::new();
     let mut accepted = 0;
-    for method in methods() {
+    for method in SignatureMethod::ALL {
         for with_token in [false, true] {
             for transport in [Transport::Header, Transport::Query, Transport::FormBody] {
                 let client = reqwest_middleware::ClientBuilder::new(
