@@ -4,17 +4,8 @@ use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed,
 use oauth1_signer::{Error, Nonce};
 use serde::{Deserialize, Serialize};
 
-use super::{case_of, each_line, request_of, signer_of, Case, ExplainArgs};
-
-/// The `observed` object of an explain line.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ObservedField {
-    #[serde(default)]
-    signature: Option<String>,
-    #[serde(default)]
-    base_string: Option<String>,
-}
+use super::case::{request_of, signer_of, Case, ObservedField};
+use super::{case_of, each_line, ExplainArgs};
 
 /// Explains a case against what the other side produced.
 fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {

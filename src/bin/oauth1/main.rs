@@ -22,11 +22,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use oauth1_signer::{
-    BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signer, Timestamp, Token,
-    Version,
-};
-use serde::{Deserialize, Serialize};
+use oauth1_signer::{Error, Nonce, Signer, Timestamp};
+
+use case::{answer, request_of, sign_case, signer_of, Case, VersionField};
 
 #[derive(Parser)]
 #[command(
@@ -215,189 +213,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// A request case (`request-cases.md`), from a JSON line or from the flags.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Case {
-    // Required by the format; the result line takes the name from the raw JSON, so that a
-    // line that is not a valid case is still answered with its name.
-    #[serde(rename = "name")]
-    _name: String,
-    method: String,
-    url: String,
-    #[serde(default)]
-    body: Option<String>,
-    #[serde(default)]
-    content_type: Option<String>,
-    consumer_key: String,
-    consumer_secret: String,
-    #[serde(default)]
-    token: Option<String>,
-    #[serde(default)]
-    token_secret: Option<String>,
-    #[serde(default)]
-    signature_method: Option<String>,
-    #[serde(default)]
-    private_key_pem: Option<String>,
-    nonce: String,
-    timestamp: String,
-    #[serde(default)]
-    version: VersionField,
-    #[serde(default)]
-    callback: Option<String>,
-    #[serde(default)]
-    verifier: Option<String>,
-    #[serde(default)]
-    realm: Option<String>,
-    #[serde(default)]
-    body_hash: bool,
-    /// Explain lines: what the other side produced.
-    #[serde(default)]
-    observed: Option<explain::ObservedField>,
-    // Carried by fixtures; not used to sign.
-    #[serde(default, rename = "source")]
-    _source: Option<serde::de::IgnoredAny>,
-    #[serde(default, rename = "expected")]
-    _expected: Option<serde::de::IgnoredAny>,
-}
-
-/// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
-#[derive(Default)]
-enum VersionField {
-    #[default]
-    Absent,
-    Null,
-    Value(String),
-}
-
-impl<'de> Deserialize<'de> for VersionField {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Option::<String>::deserialize(d).map(|v| v.map_or(VersionField::Null, VersionField::Value))
-    }
-}
-
-#[derive(Serialize)]
-struct Outcome {
-    base_string: String,
-    signature: String,
-    authorization: String,
-}
-
-/// Signs a case with the library's public API.
-fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
-    let done = signer_of(case)?.sign(
-        &request_of(case, body)?,
-        &Nonce::new(case.nonce.as_str())?,
-        case.timestamp.parse()?,
-    )?;
-    Ok(Outcome {
-        base_string: done.base_string().to_string(),
-        signature: done.signature().as_str().to_owned(),
-        authorization: done.authorization(),
-    })
-}
-
-/// The signer a case describes.
-fn signer_of(case: &Case) -> Result<Signer, Error> {
-    let method: SignatureMethod = case
-        .signature_method
-        .as_deref()
-        .unwrap_or("HMAC-SHA1")
-        .parse()?;
-    let mut signer = Signer::new(Consumer::new(
-        case.consumer_key.as_str(),
-        case.consumer_secret.as_str(),
-    ))
-    .with_method(method);
-    if let Some(token) = &case.token {
-        let secret = case.token_secret.as_deref().unwrap_or("");
-        signer = signer.with_token(Token::new(token.as_str(), secret));
-    }
-    if let Some(realm) = &case.realm {
-        signer = signer.with_realm(Realm::new(realm.as_str())?);
-    }
-    signer = match &case.version {
-        VersionField::Absent => signer,
-        VersionField::Null => signer.with_version(Version::Omit),
-        VersionField::Value(version) => signer.with_version(version.parse()?),
-    };
-    if case.body_hash {
-        signer = signer.with_body_hash(BodyHash::Send);
-    }
-    if let Some(pem) = &case.private_key_pem {
-        signer = with_private_key(signer, pem)?;
-    }
-    Ok(signer)
-}
-
-/// The request a case describes, with `body`.
-fn request_of<'a>(case: &'a Case, body: &'a [u8]) -> Result<Request<'a>, Error> {
-    let mut request = Request::new(&case.method, &case.url)?
-        .with_body(case.content_type.as_deref().unwrap_or(""), body);
-    if let Some(callback) = &case.callback {
-        request = request.with_callback(callback);
-    }
-    if let Some(verifier) = &case.verifier {
-        request = request.with_verifier(verifier);
-    }
-    Ok(request)
-}
-
-#[cfg(feature = "rsa")]
-fn with_private_key(signer: Signer, pem: &str) -> Result<Signer, Error> {
-    Ok(signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem)?))
-}
-
-#[cfg(not(feature = "rsa"))]
-fn with_private_key(signer: Signer, _pem: &str) -> Result<Signer, Error> {
-    // Signing with an RSA method then fails with the error that names the missing feature.
-    Ok(signer)
-}
-
-#[derive(Serialize)]
-struct ResultLine<'a> {
-    name: Option<&'a str>,
-    #[serde(flatten)]
-    outcome: Option<Outcome>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-/// Answers one JSON line: its result, or an error that names what to fix.
-fn answer(line: &str) -> String {
-    let value: serde_json::Value = match serde_json::from_str(line) {
-        Ok(value) => value,
-        Err(e) => return error_line(None, &format!("invalid JSON: {e}")),
-    };
-    let name = value.get("name").and_then(serde_json::Value::as_str);
-    let case = match Case::deserialize(&value) {
-        Ok(case) => case,
-        Err(e) => return error_line(name, &format!("invalid case: {e}")),
-    };
-    let body = case.body.as_deref().unwrap_or("").as_bytes();
-    match sign_case(&case, body) {
-        Ok(outcome) => to_json(&ResultLine {
-            name,
-            outcome: Some(outcome),
-            error: None,
-        }),
-        Err(e) => error_line(name, &e.to_string()),
-    }
-}
-
-fn error_line(name: Option<&str>, message: &str) -> String {
-    to_json(&ResultLine {
-        name,
-        outcome: None,
-        error: Some(message.to_owned()),
-    })
-}
-
-/// A result line as JSON; serializing strings into JSON cannot fail.
-fn to_json(line: &ResultLine<'_>) -> String {
-    serde_json::to_string(line).unwrap_or_default()
-}
-
 fn sign_jsonl() -> Result<(), String> {
     each_line(answer)
 }
@@ -416,6 +231,7 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }
 
+mod case;
 mod explain;
 mod verify;
 
