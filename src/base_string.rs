@@ -88,21 +88,28 @@ pub struct BaseString {
 }
 
 impl BaseString {
-    /// Builds the base string. The method is uppercased (ASCII letters only).
+    /// Builds the base string. The method is uppercased (ASCII letters only) and
+    /// percent-encoded, as §3.4.1.1 asks of custom methods: `GET` and `M-SEARCH` stay as they
+    /// are, a method with a reserved character such as `&` cannot split the base string.
     #[must_use]
     pub fn new(method: &str, uri: &BaseUri<'_>, params: &Normalized) -> Self {
         let uri = uri.as_str().as_bytes();
         let mut bytes = Vec::with_capacity(
-            method.len() + encode::encoded_len(uri) + params.encoded_twice_len() + 2,
+            encode::encoded_len(method.as_bytes())
+                + encode::encoded_len(uri)
+                + params.encoded_twice_len()
+                + 2,
         );
-        bytes.extend(method.bytes().map(|b| b.to_ascii_uppercase()));
+        for byte in method.bytes() {
+            encode::encode_to_vec(&[byte.to_ascii_uppercase()], &mut bytes);
+        }
         let method_end = bytes.len();
         bytes.push(b'&');
         encode::encode_to_vec(uri, &mut bytes);
         let uri_end = bytes.len();
         bytes.push(b'&');
         params.encode_twice_to_vec(&mut bytes);
-        // Every byte is ASCII but the method's, which came as UTF-8 and stays so.
+        // Every byte is ASCII.
         let text = String::from_utf8(bytes)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         BaseString {
@@ -113,14 +120,18 @@ impl BaseString {
     }
 
     /// Assembles a base string from parts made some other way, as the diagnosis does to
-    /// reproduce another implementation: `method` as given, the base URI's text, and the
+    /// reproduce another implementation: `method` as given (percent-encoded), the base URI's
+    /// text, and the
     /// parameter string, percent-encoded once more when `encode_params` (the reference) or put
     /// in as it is.
     pub(crate) fn assemble(method: &str, uri: &str, params: &[u8], encode_params: bool) -> Self {
         let mut bytes = Vec::with_capacity(
-            method.len() + encode::encoded_len(uri.as_bytes()) + 3 * params.len() + 2,
+            encode::encoded_len(method.as_bytes())
+                + encode::encoded_len(uri.as_bytes())
+                + 3 * params.len()
+                + 2,
         );
-        bytes.extend_from_slice(method.as_bytes());
+        encode::encode_to_vec(method.as_bytes(), &mut bytes);
         let method_end = bytes.len();
         bytes.push(b'&');
         encode::encode_to_vec(uri.as_bytes(), &mut bytes);
@@ -152,7 +163,7 @@ impl BaseString {
         self.text.as_bytes()
     }
 
-    /// The first part: the uppercased HTTP method.
+    /// The first part: the uppercased HTTP method, percent-encoded.
     #[must_use]
     pub fn method(&self) -> &str {
         &self.text[..self.method_end]
