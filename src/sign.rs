@@ -191,6 +191,11 @@ impl PrivateKey {
                 "the key is encrypted: decrypt it first (openssl pkcs8 -in key.pem -out plain.pem)"
                     .to_owned(),
             ));
+        } else if pem.contains("PUBLIC KEY-----") || pem.contains("-----BEGIN CERTIFICATE-----") {
+            return Err(invalid(
+                "this is a public key or a certificate, which the server keeps: sign with the private key (\"-----BEGIN RSA PRIVATE KEY-----\" or \"-----BEGIN PRIVATE KEY-----\")"
+                    .to_owned(),
+            ));
         } else {
             return Err(invalid(
                 "expected a PEM block \"-----BEGIN RSA PRIVATE KEY-----\" (PKCS#1) or \"-----BEGIN PRIVATE KEY-----\" (PKCS#8)"

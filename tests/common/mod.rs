@@ -166,11 +166,12 @@ pub fn case_files() -> Vec<PathBuf> {
         .expect("fixtures/ is readable")
         .map(|e| e.expect("fixtures/ entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        // The percent-encoding table, the verify lines and the explain lines have formats of
-        // their own.
+        // The percent-encoding table, the bad-input catalogue, the verify lines and the
+        // explain lines have formats of their own.
         .filter(|p| {
             p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
                 n != "percent-encoding.json"
+                    && n != "bad-input.json"
                     && !n.starts_with("verify")
                     && !n.starts_with("explain")
             })

@@ -157,6 +157,12 @@ pub(crate) fn answer(line: &str) -> String {
         Ok(value) => value,
         Err(e) => return error_line(None, &format!("invalid JSON: {e}")),
     };
+    if !value.is_object() {
+        return error_line(
+            None,
+            "invalid case: a line is one JSON object, such as {\"name\": \"…\", \"method\": \"GET\", \"url\": \"…\", …}",
+        );
+    }
     let name = value.get("name").and_then(serde_json::Value::as_str);
     let case = match Case::deserialize(&value) {
         Ok(case) => case,

@@ -217,16 +217,31 @@ fn sign_jsonl() -> Result<(), String> {
     each_line(answer)
 }
 
-/// Answers each non-blank line of standard input with one line of standard output.
+/// Answers each non-blank line of standard input with one line of standard output; a line
+/// that is not UTF-8 gets an error line, and the stream goes on.
 fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
-    let stdin = io::stdin().lock();
+    let mut stdin = io::stdin().lock();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
-    for line in stdin.lines() {
-        let line = line.map_err(|e| format!("reading standard input: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let read = stdin
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        if read == 0 {
+            break;
         }
-        writeln!(stdout, "{}", answer(&line)).map_err(|e| format!("writing: {e}"))?;
+        let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let answered = match std::str::from_utf8(line) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => answer(line),
+            Err(e) => format!(
+                "{{\"name\":null,\"error\":\"invalid line: not UTF-8 (byte {}): write the line as UTF-8 JSON\"}}",
+                e.valid_up_to()
+            ),
+        };
+        writeln!(stdout, "{answered}").map_err(|e| format!("writing: {e}"))?;
     }
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }

@@ -1,0 +1,262 @@
+//! fixtures/bad-input.json: malformed input of every kind (URLs, percent escapes, protocol
+//! parameters given twice, methods, signature methods, timestamps, realms, Authorization
+//! headers, received requests, RSA keys, `oauth1 sign --jsonl` lines), each refused with
+//! exactly the message expected. `{text*N}` in a string stands for `text` repeated N times.
+
+mod common;
+
+use oauth1_signer::header::Authorization;
+use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
+use oauth1_signer::{Nonce, Request, SignatureMethod, Timestamp};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum Entry {
+    Sign {
+        name: String,
+        /// A request case (`request-cases.md`).
+        case: serde_json::Value,
+        error: String,
+    },
+    Header {
+        name: String,
+        header: String,
+        error: String,
+    },
+    Verify {
+        name: String,
+        request: Received,
+        reason: String,
+        error: String,
+    },
+    Decode {
+        name: String,
+        input: String,
+        error: String,
+    },
+    PrivateKey {
+        name: String,
+        pem: String,
+        error: String,
+    },
+    SignLine {
+        name: String,
+        #[serde(default)]
+        line: Option<String>,
+        #[serde(default)]
+        line_hex: Option<String>,
+        error: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Received {
+    method: String,
+    url: String,
+    #[serde(default)]
+    body: String,
+    #[serde(default)]
+    content_type: String,
+    #[serde(default)]
+    authorization: Option<String>,
+}
+
+fn entries() -> Vec<Entry> {
+    let path = common::fixtures_dir().join("bad-input.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Expands `{text*N}` into `text` repeated N times.
+fn expand(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(open) = rest.find('{') {
+        let template = rest[open + 1..].find('}').and_then(|close| {
+            let inner = &rest[open + 1..open + 1 + close];
+            let (text, count) = inner.rsplit_once('*')?;
+            Some((text.repeat(count.parse().ok()?), open + close + 2))
+        });
+        if let Some((expanded, end)) = template {
+            out.push_str(&rest[..open]);
+            out.push_str(&expanded);
+            rest = &rest[end..];
+        } else {
+            out.push_str(&rest[..=open]);
+            rest = &rest[open + 1..];
+        }
+    }
+    out + rest
+}
+
+const NOW: u64 = 1_700_000_000;
+
+/// What the library says of an entry, or `None` when the entry's kind is checked elsewhere.
+fn refusal(entry: &Entry) -> Option<Result<String, String>> {
+    let refused = |e: &dyn std::fmt::Display| Ok(e.to_string());
+    Some(match entry {
+        Entry::Sign { case, .. } => {
+            let mut case = case.clone();
+            case["expected"] = serde_json::json!({"error": true});
+            let mut case: common::Case = serde_json::from_value(case).unwrap();
+            case.url = expand(&case.url);
+            let signed = common::signer(&case).and_then(|signer| {
+                let nonce = Nonce::new(case.nonce.as_str())?;
+                signer.sign(&common::request(&case)?, &nonce, case.timestamp.parse()?)
+            });
+            match signed {
+                Ok(_) => Err("signed".to_owned()),
+                Err(e) => refused(&e),
+            }
+        }
+        Entry::Header { header, .. } => match Authorization::parse(&expand(header)) {
+            Ok(_) => Err("parsed".to_owned()),
+            Err(e) => refused(&e),
+        },
+        Entry::Verify { request: r, .. } => {
+            let url = expand(&r.url);
+            let request = Request::new(&r.method, &url)
+                .unwrap()
+                .with_body(&r.content_type, r.body.as_bytes());
+            let mut credentials = MemoryCredentials::new();
+            credentials.add_consumer("ck", "cs");
+            credentials.add_token("ck", "tk", "ts");
+            let header = r.authorization.as_deref().map(expand);
+            let policy = Policy::default().with_methods(&[
+                SignatureMethod::HmacSha1,
+                SignatureMethod::HmacSha256,
+                SignatureMethod::HmacSha512,
+                SignatureMethod::Plaintext,
+            ]);
+            let verifier = Verifier::new(credentials, MemoryNonceStore::new()).with_policy(policy);
+            match verifier.verify_at(&request, header.as_deref(), Timestamp::new(NOW)) {
+                Ok(_) => Err("verified".to_owned()),
+                Err(e) => Ok(format!("{}: {e}", e.reason())),
+            }
+        }
+        Entry::Decode { input, .. } => match oauth1_signer::encode::decode(input.as_bytes()) {
+            Ok(_) => Err("decoded".to_owned()),
+            Err(e) => refused(&e),
+        },
+        #[cfg(feature = "rsa")]
+        Entry::PrivateKey { pem, .. } => match oauth1_signer::PrivateKey::from_pem(pem) {
+            Ok(_) => Err("read".to_owned()),
+            Err(e) => refused(&e),
+        },
+        #[cfg(not(feature = "rsa"))]
+        Entry::PrivateKey { .. } => return None,
+        Entry::SignLine { .. } => return None,
+    })
+}
+
+fn expected(entry: &Entry) -> (&str, String) {
+    match entry {
+        Entry::Sign { name, error, .. }
+        | Entry::Header { name, error, .. }
+        | Entry::Decode { name, error, .. }
+        | Entry::PrivateKey { name, error, .. }
+        | Entry::SignLine { name, error, .. } => (name, error.clone()),
+        Entry::Verify {
+            name,
+            reason,
+            error,
+            ..
+        } => (name, format!("{reason}: {error}")),
+    }
+}
+
+#[test]
+fn every_bad_input_is_refused_with_its_exact_message() {
+    let entries = entries();
+    assert!(entries.len() >= 40, "{} entries", entries.len());
+    let mut failures = Vec::new();
+    for entry in &entries {
+        let Some(got) = refusal(entry) else { continue };
+        let (name, want) = expected(entry);
+        match got {
+            Ok(message) if message == want => {}
+            Ok(message) => failures.push(format!(
+                "{name}:\n  expected: {want}\n  actual:   {message}"
+            )),
+            Err(what) => failures.push(format!("{name}: {what}, but must be refused")),
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_kind_and_every_name_once() {
+    let entries = entries();
+    let mut names = std::collections::BTreeSet::new();
+    for entry in &entries {
+        assert!(names.insert(expected(entry).0.to_owned()), "duplicate name");
+    }
+    let kinds = |f: fn(&Entry) -> bool| entries.iter().filter(|e| f(e)).count();
+    assert!(kinds(|e| matches!(e, Entry::Sign { .. })) >= 20);
+    assert!(kinds(|e| matches!(e, Entry::Header { .. })) >= 10);
+    assert!(kinds(|e| matches!(e, Entry::Verify { .. })) >= 10);
+    assert!(kinds(|e| matches!(e, Entry::Decode { .. })) >= 3);
+    assert!(kinds(|e| matches!(e, Entry::PrivateKey { .. })) >= 3);
+    assert!(kinds(|e| matches!(e, Entry::SignLine { .. })) >= 3);
+}
+
+/// The `sign-line` entries, and every other sign entry as a line, through the command line:
+/// one answer line each, in order, the stream never cut short.
+#[cfg(feature = "cli")]
+#[test]
+fn the_command_line_answers_every_bad_line() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let entries = entries();
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    for entry in &entries {
+        match entry {
+            Entry::SignLine {
+                line,
+                line_hex,
+                error,
+                ..
+            } => {
+                match (line, line_hex) {
+                    (Some(line), None) => input.extend_from_slice(line.as_bytes()),
+                    (None, Some(hex)) => input.extend(
+                        (0..hex.len())
+                            .step_by(2)
+                            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()),
+                    ),
+                    _ => panic!("a sign-line entry has line or line_hex"),
+                }
+                want.push(error.clone());
+            }
+            Entry::Sign { case, error, .. } if !case["url"].as_str().unwrap().contains('{') => {
+                input.extend(serde_json::to_vec(case).unwrap());
+                want.push(error.clone());
+            }
+            _ => continue,
+        }
+        input.push(b'\n');
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args(["sign", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let answers: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<&str> = answers
+        .iter()
+        .map(|a| a["error"].as_str().unwrap_or("(signed)"))
+        .collect();
+    assert_eq!(got, want);
+}
