@@ -673,14 +673,8 @@ pub(crate) fn collect_all(
     Ok(params)
 }
 
-/// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
-/// for `extra_count` more parameters of `extra_bytes` bytes in all.
-pub(crate) fn collect_parameters(
-    request: &Request<'_>,
-    extra_count: usize,
-    extra_bytes: usize,
-    collect: Collect,
-) -> Result<Parameters, Error> {
+/// The query and the form body (empty when the request has none) that `collect` reads.
+fn parameter_texts<'r>(request: &'r Request<'_>, collect: Collect) -> (&'r [u8], &'r [u8]) {
     let query = if collect.query {
         request.url.query().unwrap_or("").as_bytes()
     } else {
@@ -691,6 +685,24 @@ pub(crate) fn collect_parameters(
     } else {
         &[]
     };
+    (query, form)
+}
+
+/// How many parameters [`collect_parameters`] would find, counted without decoding them.
+pub(crate) fn count_parameters(request: &Request<'_>, collect: Collect) -> usize {
+    let (query, form) = parameter_texts(request, collect);
+    count_pairs(query) + count_pairs(form)
+}
+
+/// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
+/// for `extra_count` more parameters of `extra_bytes` bytes in all.
+pub(crate) fn collect_parameters(
+    request: &Request<'_>,
+    extra_count: usize,
+    extra_bytes: usize,
+    collect: Collect,
+) -> Result<Parameters, Error> {
+    let (query, form) = parameter_texts(request, collect);
     let count = count_pairs(query) + count_pairs(form) + extra_count;
     let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
     params

@@ -1058,12 +1058,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 h.parameters().map(|(n, v)| n.len() + v.len()).sum(),
             )
         });
-        let mut params =
-            request::collect_parameters(request, header_count, header_bytes, request::Collect::RFC)
-                .map_err(|e| VerifyError::Malformed {
-                    detail: e.to_string(),
-                })?;
-        if params.len() + header_count > limits.max_parameters {
+        // Counted before anything is decoded or allocated.
+        let count = request::count_parameters(request, request::Collect::RFC) + header_count;
+        if count > limits.max_parameters {
             return Err(VerifyError::Malformed {
                 detail: format!(
                     "the request has more than {} parameters",
@@ -1071,6 +1068,11 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 ),
             });
         }
+        let mut params =
+            request::collect_parameters(request, header_count, header_bytes, request::Collect::RFC)
+                .map_err(|e| VerifyError::Malformed {
+                    detail: e.to_string(),
+                })?;
         let mut realm = None;
         if let Some(header) = header {
             for (name, value) in header.parameters() {

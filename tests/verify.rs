@@ -492,6 +492,50 @@ fn limits_apply_before_anything_is_checked() {
 }
 
 #[test]
+fn the_parameter_limit_counts_query_body_and_header_before_decoding() {
+    // 2 query + 2 body + 7 header parameters; the body's second escape is malformed.
+    let request = Request::new("POST", URL)
+        .unwrap()
+        .with_form_body(b"c=3&d=%zz");
+    let h = "OAuth oauth_consumer_key=\"a\", oauth_token=\"b\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1\", oauth_nonce=\"n\", oauth_version=\"1.0\", oauth_signature=\"s\"";
+    let limited = |max| {
+        verifier()
+            .with_policy(
+                Policy::default().with_limits(oauth1_signer::verify::Limits::new(8192, max)),
+            )
+            .verify_at(&request, Some(h), Timestamp::new(NOW))
+            .unwrap_err()
+            .to_string()
+    };
+    // At the limit the parameters are read, so the malformed escape is found.
+    assert_eq!(
+        limited(11),
+        "invalid percent-encoding in the form body at byte 6 (\"%zz\"): '%' must be followed by two hex digits"
+    );
+    // Past it, nothing is decoded.
+    assert_eq!(limited(10), "the request has more than 10 parameters");
+}
+
+#[test]
+fn the_default_parameter_limit_at_and_past_it() {
+    // 7 protocol parameters in the header, the rest in the query: 1024 in all verify.
+    for (extra, verifies) in [(1017, true), (1018, false)] {
+        let query: Vec<String> = (0..extra).map(|i| format!("p{i}=v")).collect();
+        let url = format!("https://photos.example.net/photos?{}", query.join("&"));
+        let request = Request::new("GET", &url).unwrap();
+        let h = header(&signer(), &request, "many");
+        let result = verifier().verify_at(&request, Some(&h), Timestamp::new(NOW));
+        match result {
+            Ok(_) => assert!(verifies, "{extra}"),
+            Err(e) => {
+                assert!(!verifies, "{extra}: {e}");
+                assert_eq!(e.to_string(), "the request has more than 1024 parameters");
+            }
+        }
+    }
+}
+
+#[test]
 fn method_allow_list_and_plaintext_policy() {
     let request = Request::new("GET", URL).unwrap();
     let h = header(
