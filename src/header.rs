@@ -261,6 +261,17 @@ impl fmt::Debug for Authorization {
     }
 }
 
+/// A PLAINTEXT `oauth_signature` is the key: the values are zeroized when the header is
+/// dropped, as secrets are.
+impl Drop for Authorization {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        for (_, value) in &mut self.params {
+            value.zeroize();
+        }
+    }
+}
+
 impl Authorization {
     /// Parses a header value with the default [`Limits`].
     ///

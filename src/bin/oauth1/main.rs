@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use oauth1_signer::{Error, Nonce, Signer, Timestamp};
+use oauth1_signer::{Error, Nonce, SignatureMethod, Signer, Timestamp};
 
 use case::{answer, request_of, sign_case, signer_of, Case, VersionField};
 
@@ -320,10 +320,29 @@ fn sign_one(args: SignArgs) -> Result<(), String> {
         return sign_verbose(&case, &body).map_err(|e| e.to_string());
     }
     let outcome = sign_case(&case, &body).map_err(|e| e.to_string())?;
+    let plaintext = case.signature_method.as_deref() == Some(SignatureMethod::Plaintext.as_str());
+    let (signature, authorization) = shown(plaintext, &outcome.signature, &outcome.authorization);
     println!("base string:   {}", outcome.base_string);
-    println!("signature:     {}", outcome.signature);
-    println!("authorization: {}", outcome.authorization);
+    println!("signature:     {signature}");
+    println!("authorization: {authorization}");
     Ok(())
+}
+
+/// The signature and header as printed: a PLAINTEXT signature is the key itself, which the
+/// command line never prints (`sign --jsonl` carries it, as the request-case format asks).
+fn shown(plaintext: bool, signature: &str, authorization: &str) -> (String, String) {
+    if !plaintext {
+        return (signature.to_owned(), authorization.to_owned());
+    }
+    let hidden = "<not shown: a PLAINTEXT signature is the key itself>";
+    let sent = format!(
+        "oauth_signature=\"{}\"",
+        oauth1_signer::encode::encode(signature.as_bytes())
+    );
+    (
+        hidden.to_owned(),
+        authorization.replace(&sent, &format!("oauth_signature=\"{hidden}\"")),
+    )
 }
 
 /// `oauth1 sign --verbose`: every stage, with the key's shape instead of the secrets.
@@ -356,8 +375,11 @@ fn sign_verbose(case: &Case, body: &[u8]) -> Result<(), Error> {
     println!("base URI:      {}", BaseUri::new(request.url())?);
     println!("base string:   {}", done.base_string());
     println!("key:           {}", key_shape(&signer));
-    println!("signature:     {}", done.signature().as_str());
-    println!("authorization: {}", done.authorization());
+    let plaintext = done.signature().method() == SignatureMethod::Plaintext;
+    let (signature, authorization) =
+        shown(plaintext, done.signature().as_str(), &done.authorization());
+    println!("signature:     {signature}");
+    println!("authorization: {authorization}");
     Ok(())
 }
 
