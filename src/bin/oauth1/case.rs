@@ -151,18 +151,24 @@ struct ResultLine<'a> {
     error: Option<String>,
 }
 
+/// Reads one line of a JSON Lines stream, which must be a JSON object; the error is the
+/// message to answer the line with.
+pub(crate) fn json_object(line: &str) -> Result<serde_json::Value, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err("invalid line: a line is one JSON object, such as {\"name\": \"…\", …}".to_owned())
+    }
+}
+
 /// Answers one JSON line: its result, or an error that names what to fix.
 pub(crate) fn answer(line: &str) -> String {
-    let value: serde_json::Value = match serde_json::from_str(line) {
+    let value = match json_object(line) {
         Ok(value) => value,
-        Err(e) => return error_line(None, &format!("invalid JSON: {e}")),
+        Err(message) => return error_line(None, &message),
     };
-    if !value.is_object() {
-        return error_line(
-            None,
-            "invalid case: a line is one JSON object, such as {\"name\": \"…\", \"method\": \"GET\", \"url\": \"…\", …}",
-        );
-    }
     let name = value.get("name").and_then(serde_json::Value::as_str);
     let case = match Case::deserialize(&value) {
         Ok(case) => case,

@@ -4,7 +4,7 @@ use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed,
 use oauth1_signer::{Error, Nonce};
 use serde::{Deserialize, Serialize};
 
-use super::case::{request_of, signer_of, Case, ObservedField};
+use super::case::{json_object, request_of, signer_of, Case, ObservedField};
 use super::{case_of, each_line, ExplainArgs};
 
 /// Explains a case against what the other side produced.
@@ -48,9 +48,9 @@ fn answer(line: &str) -> String {
         detail: None,
         error: Some(message),
     };
-    let value: serde_json::Value = match serde_json::from_str(line) {
+    let value = match json_object(line) {
         Ok(value) => value,
-        Err(e) => return to_json(&error(None, format!("invalid JSON: {e}"))),
+        Err(message) => return to_json(&error(None, message)),
     };
     let name = value.get("name").and_then(serde_json::Value::as_str);
     let answer = match Case::deserialize(&value) {

@@ -122,9 +122,9 @@ fn check(
 }
 
 fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
-    let value: serde_json::Value = match serde_json::from_str(line) {
+    let value = match super::case::json_object(line) {
         Ok(value) => value,
-        Err(e) => return error_line(None, format!("invalid JSON: {e}")),
+        Err(message) => return error_line(None, message),
     };
     let name = value.get("name").and_then(serde_json::Value::as_str);
     let received = match Received::deserialize(&value) {
