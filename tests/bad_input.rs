@@ -37,14 +37,17 @@ enum Entry {
     },
     PrivateKey {
         name: String,
+        #[cfg_attr(not(feature = "rsa"), allow(dead_code))]
         pem: String,
         error: String,
     },
     SignLine {
         name: String,
         #[serde(default)]
+        #[cfg_attr(not(feature = "cli"), allow(dead_code))]
         line: Option<String>,
         #[serde(default)]
+        #[cfg_attr(not(feature = "cli"), allow(dead_code))]
         line_hex: Option<String>,
         error: String,
     },
