@@ -100,8 +100,12 @@ impl BaseString {
                 + params.encoded_twice_len()
                 + 2,
         );
-        for byte in method.bytes() {
-            encode::encode_to_vec(&[byte.to_ascii_uppercase()], &mut bytes);
+        for byte in method.bytes().map(|b| b.to_ascii_uppercase()) {
+            if encode::is_unreserved(byte) {
+                bytes.push(byte);
+            } else {
+                encode::encode_to_vec(&[byte], &mut bytes);
+            }
         }
         let method_end = bytes.len();
         bytes.push(b'&');

@@ -228,15 +228,33 @@ fn encode_into_vec<const W: usize>(
     });
 }
 
+/// Whether `bytes` is short and needs no escape, so that it is its own encoding: the common
+/// case of names and values, which then skips the stack buffer (zeroing it costs more than
+/// encoding them).
+fn short_and_clean(bytes: &[u8]) -> bool {
+    bytes.len() <= BLOCK && bytes.iter().all(|&b| is_unreserved(b))
+}
+
 /// Percent-encodes `bytes` in pieces for outputs that are text (`String`, `fmt::Write`).
-fn encode_blocks<E>(bytes: &[u8], sink: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+fn encode_blocks<E>(bytes: &[u8], mut sink: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+    if short_and_clean(bytes) {
+        return if bytes.is_empty() {
+            Ok(())
+        } else {
+            sink(bytes)
+        };
+    }
     encode_pieces(bytes, &ONCE, &mut [0u8; BUFFER], sink)
 }
 
 /// Percent-encodes `bytes` onto the end of `out`, which grows only if it has less room than
 /// [`encoded_len`] more bytes.
 pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
-    encode_into_vec(bytes, &ONCE, &mut [0u8; BUFFER], out);
+    if short_and_clean(bytes) {
+        out.extend_from_slice(bytes);
+    } else {
+        encode_into_vec(bytes, &ONCE, &mut [0u8; BUFFER], out);
+    }
 }
 
 /// [`encode_to_vec`] for a secret: the stack buffer its escapes pass through is wiped after.
@@ -245,11 +263,22 @@ pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
     encode_into_vec(bytes, &ONCE, &mut buf, out);
 }
 
-/// Percent-encodes the percent-encoding of `bytes` onto the end of `out`: `enc(enc(bytes))` in
-/// one pass, as the base string needs for parameter names and values (§3.4.1.1 over §3.4.1.3.2).
-/// `out` grows only if it has less room than [`encoded_twice_len`] more bytes.
-pub(crate) fn encode_twice_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
-    encode_into_vec(bytes, &TWICE, &mut [0u8; BUFFER], out);
+/// The stack buffer that encoding goes through, zeroed once for many strings in a row (the
+/// parameters of a base string) instead of once a string.
+pub(crate) struct Scratch([u8; BUFFER]);
+
+impl Scratch {
+    pub(crate) fn new() -> Self {
+        Scratch([0; BUFFER])
+    }
+
+    /// Percent-encodes the percent-encoding of `bytes` onto the end of `out`:
+    /// `enc(enc(bytes))` in one pass, as the base string needs for parameter names and values
+    /// (§3.4.1.1 over §3.4.1.3.2). `out` grows only if it has less room than
+    /// [`encoded_twice_len`] more bytes.
+    pub(crate) fn encode_twice_to_vec(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        encode_into_vec(bytes, &TWICE, &mut self.0, out);
+    }
 }
 
 /// The length of `enc(enc(bytes))`.
@@ -668,7 +697,7 @@ mod tests {
 
                 let mut twice = Vec::with_capacity(encoded_twice_len(&input));
                 let capacity = twice.capacity();
-                encode_twice_to_vec(&input, &mut twice);
+                Scratch::new().encode_twice_to_vec(&input, &mut twice);
                 assert_eq!(twice, want_twice.as_bytes(), "len {len}");
                 assert_eq!(twice.capacity(), capacity, "grew");
 
@@ -694,7 +723,7 @@ mod tests {
         let mut twice = Vec::new();
         encode_to_vec(&once, &mut twice);
         let mut fused = Vec::new();
-        encode_twice_to_vec(input, &mut fused);
+        Scratch::new().encode_twice_to_vec(input, &mut fused);
         assert_eq!(fused, twice);
         assert_eq!(fused, b"a%2520b%2525%25FF~%253D%2526");
     }

@@ -261,13 +261,15 @@ impl fmt::Debug for Authorization {
     }
 }
 
-/// A PLAINTEXT `oauth_signature` is the key: the values are zeroized when the header is
-/// dropped, as secrets are.
+/// A PLAINTEXT `oauth_signature` is the key: its value is zeroized when the header is
+/// dropped, as secrets are (the other values are not secret).
 impl Drop for Authorization {
     fn drop(&mut self) {
         use zeroize::Zeroize;
-        for (_, value) in &mut self.params {
-            value.zeroize();
+        for (name, value) in &mut self.params {
+            if name == "oauth_signature" {
+                value.zeroize();
+            }
         }
     }
 }
@@ -353,7 +355,10 @@ impl Authorization {
                     name: name.to_owned(),
                 });
             }
-            i = read_quoted(b, i + 1, name, &mut raw)?;
+            let start = i + 1;
+            let (end, escaped) = read_quoted(b, start, name, &mut raw)?;
+            let content = if escaped { &raw[..] } else { &b[start..end] };
+            i = end;
             i = skip_ows(b, i + 1);
             if i < b.len() {
                 if b[i] != b',' {
@@ -375,10 +380,10 @@ impl Authorization {
                     return Err(HeaderError::DuplicateRealm);
                 }
                 // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
-                header.realm = Some(String::from_utf8_lossy(&raw).into_owned());
+                header.realm = Some(String::from_utf8_lossy(content).into_owned());
             } else {
-                let mut decoded = Vec::with_capacity(raw.len());
-                encode::decode_to_vec(&raw, false, &mut decoded).map_err(|source| {
+                let mut decoded = Vec::with_capacity(content.len());
+                encode::decode_to_vec(content, false, &mut decoded).map_err(|source| {
                     HeaderError::InvalidPercentEncoding {
                         name: name.to_owned(),
                         source,
@@ -408,18 +413,27 @@ impl Authorization {
     }
 }
 
-/// Reads a quoted string's content into `raw` (escapes resolved), from just after the opening
-/// quote; returns the offset of the closing quote.
+/// Reads a quoted string from just after its opening quote; returns the offset of the closing
+/// quote, and whether the content has escapes, in which case it is in `raw` with the escapes
+/// resolved (otherwise it is the bytes up to the closing quote).
 fn read_quoted(
     b: &[u8],
-    mut i: usize,
+    start: usize,
     name: &str,
     raw: &mut Vec<u8>,
-) -> Result<usize, HeaderError> {
+) -> Result<(usize, bool), HeaderError> {
+    let special = |c: u8| c == b'"' || c == b'\\' || is_control(c);
+    // Without escapes (what signers send), the content is a slice of the header.
+    if let Some(n) = b[start..].iter().position(|&c| special(c)) {
+        if b[start + n] == b'"' {
+            return Ok((start + n, false));
+        }
+    }
     raw.clear();
+    let mut i = start;
     loop {
         let c = match b.get(i) {
-            Some(b'"') => return Ok(i),
+            Some(b'"') => return Ok((i, true)),
             Some(b'\\') => {
                 i += 1;
                 b.get(i)
@@ -431,7 +445,7 @@ fn read_quoted(
                 name: name.to_owned(),
             });
         };
-        if c != b'\t' && (c < 0x20 || c == 0x7f) {
+        if is_control(c) {
             return Err(HeaderError::Syntax {
                 offset: i,
                 expected: "no control characters in a quoted value",
@@ -440,6 +454,11 @@ fn read_quoted(
         raw.push(c);
         i += 1;
     }
+}
+
+/// A control character, which a quoted value may not hold (a tab it may).
+fn is_control(c: u8) -> bool {
+    c != b'\t' && (c < 0x20 || c == 0x7f)
 }
 
 fn is_ows(b: u8) -> bool {
@@ -455,8 +474,37 @@ fn skip_ows(b: &[u8], mut i: usize) -> usize {
 
 /// An RFC 9110 `tchar`.
 fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+    TCHAR[usize::from(b)]
 }
+
+const TCHAR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)] // i < 256
+        let b = i as u8;
+        table[i] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'!' | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'-'
+                    | b'.'
+                    | b'^'
+                    | b'_'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        i += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {

@@ -353,13 +353,14 @@ impl Normalized {
     /// Appends the normalized parameter string, percent-encoded once more, as the third part of
     /// the base string (§3.4.1.1) needs it.
     pub(crate) fn encode_twice_to_vec(&self, out: &mut Vec<u8>) {
+        let mut scratch = encode::Scratch::new();
         for (i, p) in self.iter().enumerate() {
             if i > 0 {
                 out.extend_from_slice(b"%26");
             }
-            encode::encode_twice_to_vec(p.name, out);
+            scratch.encode_twice_to_vec(p.name, out);
             out.extend_from_slice(b"%3D");
-            encode::encode_twice_to_vec(p.value, out);
+            scratch.encode_twice_to_vec(p.value, out);
         }
     }
 }
