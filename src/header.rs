@@ -240,13 +240,18 @@ impl std::error::Error for HeaderError {
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Authorization {
     realm: Option<String>,
-    params: Vec<(String, Vec<u8>)>,
+    /// The names one after the other, and the decoded values one after the other (two
+    /// allocations for any number of parameters).
+    names: String,
+    values: Vec<u8>,
+    /// Where each parameter's name and value end in `names` and `values`.
+    ends: Vec<(usize, usize)>,
 }
 
 impl fmt::Debug for Authorization {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut list = f.debug_list();
-        for (name, value) in &self.params {
+        for (name, value) in self.parameters() {
             if name == "oauth_signature" {
                 list.entry(&(name, ".."));
             } else {
@@ -266,10 +271,12 @@ impl fmt::Debug for Authorization {
 impl Drop for Authorization {
     fn drop(&mut self) {
         use zeroize::Zeroize;
-        for (name, value) in &mut self.params {
-            if name == "oauth_signature" {
-                value.zeroize();
+        let mut start = 0;
+        for (i, &(_, end)) in self.ends.iter().enumerate() {
+            if self.name(i) == "oauth_signature" {
+                self.values[start..end].zeroize();
             }
+            start = end;
         }
     }
 }
@@ -300,27 +307,15 @@ impl Authorization {
             });
         }
         let b = value.as_bytes();
-        let mut i = skip_ows(b, 0);
-        let scheme_start = i;
-        while i < b.len() && is_tchar(b[i]) {
-            i += 1;
-        }
-        if !value[scheme_start..i].eq_ignore_ascii_case("OAuth") {
-            let end = value[scheme_start..]
-                .find([' ', '\t'])
-                .map_or(value.len(), |n| scheme_start + n);
-            return Err(HeaderError::NotOAuth {
-                scheme: value[scheme_start..end].chars().take(32).collect(),
-            });
-        }
-        if i < b.len() && !is_ows(b[i]) {
-            return Err(HeaderError::Syntax {
-                offset: i,
-                expected: "a space after \"OAuth\"",
-            });
-        }
+        let mut i = after_scheme(value)?;
 
-        let mut header = Authorization::default();
+        // Decoded values are never longer than the header: `values` does not move.
+        let mut header = Authorization {
+            realm: None,
+            names: String::with_capacity(value.len().min(256)),
+            values: Vec::with_capacity(value.len()),
+            ends: Vec::with_capacity(8),
+        };
         let mut raw = Vec::new();
         loop {
             i = skip_ows(b, i);
@@ -370,7 +365,7 @@ impl Authorization {
                 i += 1;
             }
 
-            if header.params.len() + usize::from(header.realm.is_some()) >= limits.max_parameters {
+            if header.ends.len() + usize::from(header.realm.is_some()) >= limits.max_parameters {
                 return Err(HeaderError::TooManyParameters {
                     limit: limits.max_parameters,
                 });
@@ -382,14 +377,14 @@ impl Authorization {
                 // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
                 header.realm = Some(String::from_utf8_lossy(content).into_owned());
             } else {
-                let mut decoded = Vec::with_capacity(content.len());
-                encode::decode_to_vec(content, false, &mut decoded).map_err(|source| {
+                encode::decode_to_vec(content, false, &mut header.values).map_err(|source| {
                     HeaderError::InvalidPercentEncoding {
                         name: name.to_owned(),
                         source,
                     }
                 })?;
-                header.params.push((name.to_owned(), decoded));
+                header.names.push_str(name);
+                header.ends.push((header.names.len(), header.values.len()));
             }
         }
     }
@@ -403,7 +398,19 @@ impl Authorization {
     /// The parameters other than `realm`, decoded, in the order written.
     #[must_use]
     pub fn parameters(&self) -> impl ExactSizeIterator<Item = (&str, &[u8])> + Clone + '_ {
-        self.params.iter().map(|(n, v)| (n.as_str(), v.as_slice()))
+        (0..self.ends.len()).map(|i| (self.name(i), self.value(i)))
+    }
+
+    fn starts(&self, i: usize) -> (usize, usize) {
+        i.checked_sub(1).map_or((0, 0), |before| self.ends[before])
+    }
+
+    fn name(&self, i: usize) -> &str {
+        &self.names[self.starts(i).0..self.ends[i].0]
+    }
+
+    fn value(&self, i: usize) -> &[u8] {
+        &self.values[self.starts(i).1..self.ends[i].1]
     }
 
     /// The first value of the parameter `name`.
@@ -411,6 +418,32 @@ impl Authorization {
     pub fn get(&self, name: &str) -> Option<&[u8]> {
         self.parameters().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
+}
+
+/// Checks that the header's scheme is `OAuth` followed by a space (or nothing); returns the
+/// offset after the scheme.
+fn after_scheme(value: &str) -> Result<usize, HeaderError> {
+    let b = value.as_bytes();
+    let start = skip_ows(b, 0);
+    let mut i = start;
+    while i < b.len() && is_tchar(b[i]) {
+        i += 1;
+    }
+    if !value[start..i].eq_ignore_ascii_case("OAuth") {
+        let end = value[start..]
+            .find([' ', '\t'])
+            .map_or(value.len(), |n| start + n);
+        return Err(HeaderError::NotOAuth {
+            scheme: value[start..end].chars().take(32).collect(),
+        });
+    }
+    if i < b.len() && !is_ows(b[i]) {
+        return Err(HeaderError::Syntax {
+            offset: i,
+            expected: "a space after \"OAuth\"",
+        });
+    }
+    Ok(i)
 }
 
 /// Reads a quoted string from just after its opening quote; returns the offset of the closing

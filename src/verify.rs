@@ -46,8 +46,9 @@
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::{Arc, Mutex};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -297,7 +298,8 @@ impl NonceKey<'_> {
         key.push('&');
         encode::encode(self.token.unwrap_or("").as_bytes()).append_to(&mut key);
         key.push('&');
-        key.push_str(&self.timestamp.to_string());
+        // Writing to a String cannot fail.
+        let _ = write!(key, "{}", self.timestamp.as_secs());
         key.push('&');
         encode::encode(self.nonce).append_to(&mut key);
         key
@@ -404,11 +406,14 @@ impl NonceStore for MemoryNonceStore {
             state.expires.retain(|_, expires| *expires >= now);
             state.next_purge = now.saturating_add(60);
         }
-        let key = nonce.to_key_string();
-        match state.expires.get(&key) {
-            Some(&expires) if expires >= now => Ok(false),
-            _ => {
-                state.expires.insert(key, expires_at.as_secs());
+        match state.expires.entry(nonce.to_key_string()) {
+            Entry::Occupied(entry) if *entry.get() >= now => Ok(false),
+            Entry::Occupied(mut entry) => {
+                entry.insert(expires_at.as_secs());
+                Ok(true)
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(expires_at.as_secs());
                 Ok(true)
             }
         }
