@@ -118,6 +118,9 @@ pub enum Error {
     /// An empty nonce.
     #[non_exhaustive]
     EmptyNonce,
+    /// The token is empty but its secret is not: no server could verify the signature.
+    #[non_exhaustive]
+    TokenSecretWithoutToken,
     /// A realm that cannot be written as a quoted string.
     #[non_exhaustive]
     InvalidRealm,
@@ -167,6 +170,7 @@ pub enum Error {
 }
 
 impl fmt::Display for Error {
+    #[allow(clippy::too_many_lines)] // one message a variant
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::InvalidUrl { source } => write!(f, "invalid URL: {source}"),
@@ -226,7 +230,12 @@ impl fmt::Display for Error {
                 "invalid timestamp \"{}\": expected a whole number of seconds since 1970, in decimal without leading zeros",
                 text.escape_debug()
             ),
-            Error::EmptyNonce => f.write_str("the nonce is empty"),
+            Error::EmptyNonce => f.write_str(
+                "the nonce is empty: use a random string unique to the request, such as Nonce::generate makes",
+            ),
+            Error::TokenSecretWithoutToken => f.write_str(
+                "the token is empty but its secret is not: a request without a token is signed with an empty token secret, so give the token, or leave out both",
+            ),
             Error::InvalidRealm => f.write_str(
                 "invalid realm: a realm cannot contain control characters such as line breaks",
             ),

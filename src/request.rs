@@ -542,13 +542,20 @@ impl Signer {
     ///
     /// [`Error::InvalidPercentEncoding`] in the query or form body,
     /// [`Error::ProtocolParameterInRequest`], [`Error::BodyHashOnFormBody`],
-    /// [`Error::MissingPrivateKey`], [`Error::Signing`].
+    /// [`Error::TokenSecretWithoutToken`], [`Error::MissingPrivateKey`], [`Error::Signing`].
     pub fn sign(
         &self,
         request: &Request<'_>,
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
+        if self
+            .token
+            .as_ref()
+            .is_some_and(|t| t.key().is_empty() && !t.secret().is_empty())
+        {
+            return Err(Error::TokenSecretWithoutToken);
+        }
         let body_hash = self.body_hash_of(request)?;
         let mut timestamp_buf = [0u8; 20];
         let protocol = self.protocol_parameters(
@@ -865,7 +872,7 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(
             Nonce::new("").unwrap_err().to_string(),
-            "the nonce is empty"
+            "the nonce is empty: use a random string unique to the request, such as Nonce::generate makes"
         );
     }
 
