@@ -316,7 +316,8 @@ impl Authorization {
             values: Vec::with_capacity(value.len()),
             ends: Vec::with_capacity(8),
         };
-        let mut raw = Vec::new();
+        // Only escaped values pass through here; one may be a PLAINTEXT signature.
+        let mut raw = zeroize::Zeroizing::new(Vec::new());
         loop {
             i = skip_ows(b, i);
             if i == b.len() {
