@@ -36,9 +36,9 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 #[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
 const fn in_unreserved_ranges(byte: u8) -> bool {
     let letter = (byte | 0x20).wrapping_sub(b'a') < 26;
-    let digit = byte.wrapping_sub(b'0') < 10;
-    let dash_or_dot = byte.wrapping_sub(b'-') < 2;
-    letter | digit | dash_or_dot | (byte == b'_') | (byte == b'~')
+    // `-` `.` `/` `0`…`9` are adjacent: one range test, and `/` taken out.
+    let dash_dot_digit = (byte.wrapping_sub(b'-') < 13) & (byte != b'/');
+    letter | dash_dot_digit | (byte == b'_') | (byte == b'~')
 }
 
 /// Whether `byte` is unreserved (RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`) and so stands for
@@ -63,11 +63,20 @@ fn block_escapes(block: &[u8; BLOCK]) -> usize {
     )
 }
 
+/// Whether a block has nothing to escape: an OR over the block, cheaper than counting.
+#[inline]
+fn block_is_clean(block: &[u8; BLOCK]) -> bool {
+    block
+        .iter()
+        .fold(0u8, |dirty, &b| dirty | u8::from(!in_unreserved_ranges(b)))
+        == 0
+}
+
 /// The length of the longest prefix of `bytes` made of whole blocks of unreserved bytes.
 #[inline(never)]
 fn clean_blocks(bytes: &[u8]) -> usize {
     let (blocks, _) = bytes.as_chunks::<BLOCK>();
-    blocks.iter().take_while(|b| block_escapes(b) == 0).count() * BLOCK
+    blocks.iter().take_while(|b| block_is_clean(b)).count() * BLOCK
 }
 
 /// Whether every byte of `bytes` is unreserved.
