@@ -302,7 +302,11 @@ impl Scratch {
     /// (§3.4.1.1 over §3.4.1.3.2). `out` grows only if it has less room than
     /// [`encoded_twice_len`] more bytes.
     pub(crate) fn encode_twice_to_vec(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
-        encode_into_vec(bytes, &TWICE, &mut self.0, out);
+        if short_and_clean(bytes) {
+            out.extend_from_slice(bytes);
+        } else {
+            encode_into_vec(bytes, &TWICE, &mut self.0, out);
+        }
     }
 }
 
