@@ -35,10 +35,15 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 #[inline]
 #[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
 const fn in_unreserved_ranges(byte: u8) -> bool {
-    let letter = (byte | 0x20).wrapping_sub(b'a') < 26;
     // `-` `.` `/` `0`…`9` are adjacent: one range test, and `/` taken out.
     let dash_dot_digit = (byte.wrapping_sub(b'-') < 13) & (byte != b'/');
-    letter | dash_dot_digit | (byte == b'_') | (byte == b'~')
+    is_letter(byte) | dash_dot_digit | (byte == b'_') | (byte == b'~')
+}
+
+/// `A-Z a-z`, in one range test.
+#[inline]
+const fn is_letter(byte: u8) -> bool {
+    (byte | 0x20).wrapping_sub(b'a') < 26
 }
 
 /// Whether `byte` is unreserved (RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`) and so stands for
@@ -85,7 +90,7 @@ fn all_in(block: &[u8; BLOCK], test: impl Fn(u8) -> bool) -> bool {
 #[inline]
 #[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
 fn is_alphanumeric(byte: u8) -> bool {
-    ((byte | 0x20).wrapping_sub(b'a') < 26) | (byte.wrapping_sub(b'0') < 10)
+    is_letter(byte) | (byte.wrapping_sub(b'0') < 10)
 }
 
 /// The length of the longest prefix of `bytes` made of whole blocks of unreserved bytes.

@@ -670,7 +670,8 @@ pub(crate) fn collect_all(
         .iter()
         .map(|(name, value)| value.map_or(0, |v| name.len() + v.len()))
         .sum();
-    let mut params = collect_parameters(request, protocol.len(), protocol_len, collect)?;
+    let count = count_parameters(request, collect) + protocol.len();
+    let mut params = collect_parameters(request, count, protocol_len, collect)?;
     check_no_protocol_parameters(&params, protocol)?;
     for (name, value) in protocol {
         if let Some(value) = value {
@@ -702,15 +703,15 @@ pub(crate) fn count_parameters(request: &Request<'_>, collect: Collect) -> usize
 }
 
 /// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
-/// for `extra_count` more parameters of `extra_bytes` bytes in all.
+/// for `count` parameters in all ([`count_parameters`] and those to be added) and
+/// `extra_bytes` more bytes.
 pub(crate) fn collect_parameters(
     request: &Request<'_>,
-    extra_count: usize,
+    count: usize,
     extra_bytes: usize,
     collect: Collect,
 ) -> Result<Parameters, Error> {
     let (query, form) = parameter_texts(request, collect);
-    let count = count_pairs(query) + count_pairs(form) + extra_count;
     let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
     params
         .extend_decoded(Source::Query, query, collect.decoding)

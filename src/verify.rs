@@ -1074,7 +1074,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             });
         }
         let mut params =
-            request::collect_parameters(request, header_count, header_bytes, request::Collect::RFC)
+            request::collect_parameters(request, count, header_bytes, request::Collect::RFC)
                 .map_err(|e| VerifyError::Malformed {
                     detail: e.to_string(),
                 })?;
