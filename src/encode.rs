@@ -57,9 +57,10 @@ pub const fn is_unreserved(byte: u8) -> bool {
 /// Bytes examined and encoded at a time.
 const BLOCK: usize = 64;
 
-/// The number of escaped bytes in a block; the compiler turns it into vector instructions.
+/// The number of escaped bytes in a block or chunk; the compiler turns it into vector
+/// instructions.
 #[inline]
-fn block_escapes(block: &[u8; BLOCK]) -> usize {
+fn count_escapes<const N: usize>(block: &[u8; N]) -> usize {
     // At most 64: the count fits the byte lanes.
     usize::from(
         block
@@ -79,7 +80,7 @@ fn block_is_clean(block: &[u8; BLOCK]) -> bool {
 /// Whether every byte of `block` passes `test`, without stopping early, so that it compiles
 /// to vector instructions.
 #[inline]
-fn all_in(block: &[u8; BLOCK], test: impl Fn(u8) -> bool) -> bool {
+fn all_in<const N: usize>(block: &[u8; N], test: impl Fn(u8) -> bool) -> bool {
     block
         .iter()
         .fold(0u8, |dirty, &b| dirty | u8::from(!test(b)))
@@ -98,6 +99,41 @@ fn is_alphanumeric(byte: u8) -> bool {
 fn clean_blocks(bytes: &[u8]) -> usize {
     let (blocks, _) = bytes.as_chunks::<BLOCK>();
     blocks.iter().take_while(|b| block_is_clean(b)).count() * BLOCK
+}
+
+/// Bytes examined at a time by [`clean_prefix`], which mostly sees short names and values.
+const CHUNK: usize = 16;
+
+/// The length of the leading run of unreserved bytes, found a chunk at a time while whole
+/// chunks are clean, then byte by byte.
+#[inline]
+pub(crate) fn clean_prefix(bytes: &[u8]) -> usize {
+    let (chunks, _) = bytes.as_chunks::<CHUNK>();
+    let clean = chunks
+        .iter()
+        .take_while(|c| all_in(c, in_unreserved_ranges))
+        .count()
+        * CHUNK;
+    clean + unreserved_prefix(&bytes[clean..])
+}
+
+/// Whether every byte of `bytes` is unreserved, for short names and values: a chunk at a time,
+/// the last chunk overlapping the one before, a string shorter than a chunk padded.
+#[inline]
+pub(crate) fn is_clean(bytes: &[u8]) -> bool {
+    let (chunks, rest) = bytes.as_chunks::<CHUNK>();
+    if !chunks.iter().all(|c| all_in(c, in_unreserved_ranges)) {
+        return false;
+    }
+    if rest.is_empty() {
+        return true;
+    }
+    if let Some(last) = bytes.last_chunk::<CHUNK>() {
+        return all_in(last, in_unreserved_ranges);
+    }
+    let mut padded = [b'a'; CHUNK];
+    padded[..rest.len()].copy_from_slice(rest);
+    all_in(&padded, in_unreserved_ranges)
 }
 
 /// Whether every byte of `bytes` is unreserved.
@@ -158,12 +194,16 @@ pub fn encoded_len(bytes: &[u8]) -> usize {
     bytes.len() + 2 * escaped_count(bytes)
 }
 
-/// The number of bytes that are not unreserved.
-#[inline(never)]
-fn escaped_count(bytes: &[u8]) -> usize {
+/// The number of bytes that are not unreserved: whole blocks, then chunks, then the last
+/// bytes padded to a chunk, each counted with vector instructions.
+pub(crate) fn escaped_count(bytes: &[u8]) -> usize {
     let (blocks, rest) = bytes.as_chunks::<BLOCK>();
-    let bulk: usize = blocks.iter().map(block_escapes).sum();
-    bulk + rest.iter().filter(|&&b| !is_unreserved(b)).count()
+    let (chunks, tail) = rest.as_chunks::<CHUNK>();
+    let mut padded = [b'a'; CHUNK];
+    padded[..tail.len()].copy_from_slice(tail);
+    blocks.iter().map(count_escapes).sum::<usize>()
+        + chunks.iter().map(count_escapes).sum::<usize>()
+        + count_escapes(&padded)
 }
 
 /// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
@@ -262,7 +302,7 @@ fn encode_into_vec<const W: usize>(
 /// case of names and values, which then skips the stack buffer (zeroing it costs more than
 /// encoding them).
 fn short_and_clean(bytes: &[u8]) -> bool {
-    bytes.len() <= BLOCK && bytes.iter().all(|&b| is_unreserved(b))
+    bytes.len() <= BLOCK && is_clean(bytes)
 }
 
 /// Percent-encodes `bytes` in pieces for outputs that are text (`String`, `fmt::Write`).
@@ -293,30 +333,117 @@ pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
     encode_into_vec(bytes, &ONCE, &mut buf, out);
 }
 
-/// The stack buffer that encoding goes through, zeroed once for many strings in a row (the
-/// parameters of a base string) instead of once a string.
-pub(crate) struct Scratch([u8; BUFFER]);
+/// Writes text and encodings into a buffer made at its final length up front (the base
+/// string's, which is computed first): each escaped byte stores its whole table entry in place
+/// and moves on by the encoding's length, with no stack buffer and no capacity check per piece.
+/// A length given too short still gives the right text; the buffer then grows.
+pub(crate) struct Writer {
+    buf: Vec<u8>,
+    at: usize,
+}
 
-impl Scratch {
-    pub(crate) fn new() -> Self {
-        Scratch([0; BUFFER])
+/// Room past the end for the last table entry written whole.
+const SLACK: usize = 8;
+
+impl Writer {
+    /// A writer for `len` bytes.
+    pub(crate) fn with_len(len: usize) -> Self {
+        Writer {
+            buf: vec![0; len + SLACK],
+            at: 0,
+        }
     }
 
-    /// Percent-encodes the percent-encoding of `bytes` onto the end of `out`:
-    /// `enc(enc(bytes))` in one pass, as the base string needs for parameter names and values
-    /// (§3.4.1.1 over §3.4.1.3.2). `out` grows only if it has less room than
-    /// [`encoded_twice_len`] more bytes.
-    pub(crate) fn encode_twice_to_vec(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
-        if short_and_clean(bytes) {
-            out.extend_from_slice(bytes);
-        } else {
-            encode_into_vec(bytes, &TWICE, &mut self.0, out);
+    /// Makes room for `n` more bytes and returns it.
+    #[inline]
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        let end = self.at + n;
+        if self.buf.len() < end {
+            self.buf.resize(end + SLACK, 0);
         }
+        &mut self.buf[self.at..end]
+    }
+
+    /// Writes `bytes` as they are.
+    #[inline]
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
+        self.room(bytes.len()).copy_from_slice(bytes);
+        self.at += bytes.len();
+    }
+
+    /// Writes `enc(bytes)`.
+    pub(crate) fn once(&mut self, bytes: &[u8]) {
+        self.encode(bytes, &ONCE);
+    }
+
+    /// Writes `enc(enc(bytes))` in one pass, as the base string needs for parameter names and
+    /// values (§3.4.1.1 over §3.4.1.3.2).
+    pub(crate) fn twice(&mut self, bytes: &[u8]) {
+        self.encode(bytes, &TWICE);
+    }
+
+    /// Writes `bytes` encoded with `table`: runs of clean blocks copied, the rest a table entry
+    /// a byte.
+    fn encode<const W: usize>(&mut self, bytes: &[u8], table: &[[u8; W]; 256]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let clean = clean_blocks(rest);
+            self.raw(&rest[..clean]);
+            let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
+            let mut at = self.at;
+            for &b in block {
+                let entry = &table[usize::from(b)];
+                if let Some(slot) = self.buf.get_mut(at..at + W) {
+                    slot.copy_from_slice(entry);
+                } else {
+                    self.buf.resize(at + W + SLACK, 0);
+                    self.buf[at..at + W].copy_from_slice(entry);
+                }
+                at += usize::from(entry[W - 1]);
+            }
+            self.at = at;
+            rest = tail;
+        }
+    }
+
+    /// The number of bytes written.
+    pub(crate) fn len(&self) -> usize {
+        self.at
+    }
+
+    /// The text written.
+    pub(crate) fn finish(mut self) -> Vec<u8> {
+        self.buf.truncate(self.at);
+        self.buf
     }
 }
 
+/// The first 8 bytes of `enc(bytes)` as a big-endian number, zeros after a shorter encoding:
+/// two encodings that differ there compare as their keys do, since encodings have no zero
+/// byte.
+pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
+    if let Some(head) = bytes.first_chunk::<8>() {
+        if all_in(head, in_unreserved_ranges) {
+            return u64::from_be_bytes(*head);
+        }
+    }
+    let mut key = [0u8; 8];
+    let mut n = 0;
+    for &b in bytes.iter().take(8) {
+        let entry = &ONCE[usize::from(b)];
+        for &c in &entry[..usize::from(entry[3])] {
+            if let Some(k) = key.get_mut(n) {
+                *k = c;
+                n += 1;
+            }
+        }
+    }
+    u64::from_be_bytes(key)
+}
+
 /// The length of `enc(enc(bytes))`.
-pub(crate) fn encoded_twice_len(bytes: &[u8]) -> usize {
+#[cfg(test)]
+fn encoded_twice_len(bytes: &[u8]) -> usize {
     bytes.len() + 4 * escaped_count(bytes)
 }
 
@@ -729,11 +856,19 @@ mod tests {
                 assert_eq!(&vec[6..], want.as_bytes(), "len {len}");
                 assert_eq!(vec.capacity(), capacity, "grew");
 
-                let mut twice = Vec::with_capacity(encoded_twice_len(&input));
-                let capacity = twice.capacity();
-                Scratch::new().encode_twice_to_vec(&input, &mut twice);
-                assert_eq!(twice, want_twice.as_bytes(), "len {len}");
-                assert_eq!(twice.capacity(), capacity, "grew");
+                for room in [encoded_twice_len(&input), 0] {
+                    let mut writer = Writer::with_len(room + 2);
+                    writer.raw(b"x&");
+                    writer.twice(&input);
+                    let twice = writer.finish();
+                    assert_eq!(&twice[2..], want_twice.as_bytes(), "len {len}");
+                    if room > 0 {
+                        assert_eq!(twice.capacity(), room + 2 + SLACK, "grew");
+                    }
+                    let mut writer = Writer::with_len(room);
+                    writer.once(&input);
+                    assert_eq!(writer.finish(), want.as_bytes(), "len {len}");
+                }
 
                 let mut appended = String::from("x");
                 encode(&input).append_to(&mut appended);
@@ -756,8 +891,9 @@ mod tests {
         encode_to_vec(input, &mut once);
         let mut twice = Vec::new();
         encode_to_vec(&once, &mut twice);
-        let mut fused = Vec::new();
-        Scratch::new().encode_twice_to_vec(input, &mut fused);
+        let mut writer = Writer::with_len(0);
+        writer.twice(input);
+        let fused = writer.finish();
         assert_eq!(fused, twice);
         assert_eq!(fused, b"a%2520b%2525%25FF~%253D%2526");
     }

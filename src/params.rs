@@ -47,6 +47,20 @@ impl fmt::Display for Source {
     }
 }
 
+/// The bytes that stop a literal run: the separators, and `%` where escapes are decoded.
+const SEPARATORS: [bool; 256] = stops(b"&=");
+const SEPARATORS_AND_ESCAPES: [bool; 256] = stops(b"&=%");
+
+const fn stops(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// What each byte stands for outside an escape: itself, or a space for `+` in a form.
 const IDENTITY: [u8; 256] = literals(false);
 const FORM_LITERAL: [u8; 256] = literals(true);
@@ -103,6 +117,12 @@ impl fmt::Debug for Parameter<'_> {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     source: Source,
+    /// How many bytes of the name and value are not unreserved. With none, each is its own
+    /// encoding: the base string copies them and the sort compares them as they are. The
+    /// count gives the base string's length without another pass.
+    escapes: usize,
+    /// [`encode::sort_key`] of the name, which decides most comparisons in the sort.
+    key: u64,
     name_start: usize,
     name_end: usize,
     value_end: usize,
@@ -146,6 +166,12 @@ impl Parameters {
         self.bytes.extend_from_slice(value);
         self.entries.push(Entry {
             source,
+            escapes: if encode::is_clean(name) && encode::is_clean(value) {
+                0
+            } else {
+                encode::escaped_count(name) + encode::escaped_count(value)
+            },
+            key: encode::sort_key(name),
             name_start,
             name_end,
             value_end: self.bytes.len(),
@@ -180,7 +206,6 @@ impl Parameters {
         result
     }
 
-    #[allow(clippy::needless_bitwise_bool)] // no branch per byte
     fn try_extend_urlencoded(
         &mut self,
         source: Source,
@@ -188,18 +213,19 @@ impl Parameters {
         decoding: Decoding,
     ) -> Result<(), DecodeError> {
         // One pass: pairs split at `&`, the name at the first `=`, decoded on the way into room
-        // made up front (decoding never lengthens), then trimmed. Escapes and literals go
-        // through table lookups and selects rather than a branch per kind of byte, which mixed
-        // text would mispredict often; the separators branch.
-        let (literal, escapes) = match decoding {
-            Decoding::Form => (&FORM_LITERAL, true),
-            Decoding::KeepPlus => (&IDENTITY, true),
-            Decoding::Raw => (&IDENTITY, false),
+        // made up front (decoding never lengthens), then trimmed. A name or value starts with a
+        // run of unreserved bytes, often the whole of it, which stands for itself in every
+        // decoding and is copied as it is. The rest goes byte by byte through a table of the
+        // bytes that need a decision (separators, `%`); the others are literals.
+        let (literal, special) = match decoding {
+            Decoding::Form => (&FORM_LITERAL, &SEPARATORS_AND_ESCAPES),
+            Decoding::KeepPlus => (&IDENTITY, &SEPARATORS_AND_ESCAPES),
+            Decoding::Raw => (&IDENTITY, &SEPARATORS),
         };
         let base = self.bytes.len();
         self.bytes.resize(base + text.len(), 0);
         let out = &mut self.bytes[base..];
-        let at = |i: usize| text.get(i).copied().unwrap_or(0);
+        let hex = |i: usize| encode::HEX_VALUE[usize::from(text.get(i).copied().unwrap_or(0))];
         let mut n = 0;
         let mut i = 0;
         while i < text.len() {
@@ -209,36 +235,48 @@ impl Parameters {
             }
             let name_start = n;
             let mut name_end = None;
-            while i < text.len() && n < out.len() {
-                let b = text[i];
-                if b == b'&' {
+            let mut escapes = 0;
+            loop {
+                let run = encode::clean_prefix(&text[i..]);
+                let Some(to) = out.get_mut(n..n + run) else {
+                    break; // cannot happen: n <= i
+                };
+                to.copy_from_slice(&text[i..i + run]);
+                (n, i) = (n + run, i + run);
+                while let (Some(&b), Some(slot)) = (text.get(i), out.get_mut(n)) {
+                    let mut step = 1;
+                    *slot = literal[usize::from(b)];
+                    if special[usize::from(b)] {
+                        if b == b'&' || (b == b'=' && name_end.is_none()) {
+                            break;
+                        }
+                        if b == b'%' {
+                            let (hi, lo) = (hex(i + 1), hex(i + 2));
+                            if (hi | lo) > 15 {
+                                return Err(encode::escape_error(text, i));
+                            }
+                            *slot = hi << 4 | lo;
+                            step = 3;
+                        }
+                    }
+                    escapes += usize::from(!is_unreserved(*slot));
+                    n += 1;
+                    i += step;
+                }
+                if name_end.is_none() && text.get(i) == Some(&b'=') {
+                    name_end = Some(n); // then the value
+                    i += 1;
+                } else {
                     break;
                 }
-                if b == b'=' && name_end.is_none() {
-                    name_end = Some(n);
-                    i += 1;
-                    continue;
-                }
-                let escape = escapes & (b == b'%');
-                let (hi, lo) = (
-                    encode::HEX_VALUE[usize::from(at(i + 1))],
-                    encode::HEX_VALUE[usize::from(at(i + 2))],
-                );
-                if escape & ((hi | lo) > 15) {
-                    return Err(encode::escape_error(text, i));
-                }
-                out[n] = if escape {
-                    hi << 4 | lo
-                } else {
-                    literal[usize::from(b)]
-                };
-                n += 1;
-                i += if escape { 3 } else { 1 };
             }
+            let name_end = name_end.unwrap_or(n);
             self.entries.push(Entry {
                 source,
+                escapes,
+                key: encode::sort_key(&out[name_start..name_end]),
                 name_start: base + name_start,
-                name_end: base + name_end.unwrap_or(n),
+                name_end: base + name_end,
                 value_end: base + n,
             });
         }
@@ -295,6 +333,17 @@ impl Parameters {
     pub fn normalize(mut self) -> Normalized {
         let bytes = &self.bytes;
         self.entries.sort_unstable_by(|a, b| {
+            if a.key != b.key {
+                return a.key.cmp(&b.key);
+            }
+            if a.escapes == 0 && b.escapes == 0 {
+                // Unreserved bytes are their own encodings.
+                return bytes[a.name_start..a.name_end]
+                    .cmp(&bytes[b.name_start..b.name_end])
+                    .then_with(|| {
+                        bytes[a.name_end..a.value_end].cmp(&bytes[b.name_end..b.value_end])
+                    });
+            }
             cmp_encoded(
                 &bytes[a.name_start..a.name_end],
                 &bytes[b.name_start..b.name_end],
@@ -345,22 +394,30 @@ impl Normalized {
 
     /// The length of the normalized parameter string percent-encoded once more.
     pub(crate) fn encoded_twice_len(&self) -> usize {
-        // The buffer holds every name and value and nothing else, so one pass over it counts
-        // them all; each pair adds "%3D" and, but for the last, "%26".
-        (encode::encoded_twice_len(&self.0.bytes) + 6 * self.len()).saturating_sub(3)
+        // Each pair adds "%3D" and, but for the last, "%26".
+        let pairs: usize = (self.0.entries.iter())
+            .map(|e| 6 + e.value_end - e.name_start + 4 * e.escapes)
+            .sum();
+        pairs.saturating_sub(3)
     }
 
-    /// Appends the normalized parameter string, percent-encoded once more, as the third part of
+    /// Writes the normalized parameter string, percent-encoded once more, as the third part of
     /// the base string (§3.4.1.1) needs it.
-    pub(crate) fn encode_twice_to_vec(&self, out: &mut Vec<u8>) {
-        let mut scratch = encode::Scratch::new();
-        for (i, p) in self.iter().enumerate() {
+    pub(crate) fn write_twice(&self, out: &mut encode::Writer) {
+        for (i, e) in self.0.entries.iter().enumerate() {
             if i > 0 {
-                out.extend_from_slice(b"%26");
+                out.raw(b"%26");
             }
-            scratch.encode_twice_to_vec(p.name, out);
-            out.extend_from_slice(b"%3D");
-            scratch.encode_twice_to_vec(p.value, out);
+            let p = self.0.parameter(e);
+            if e.escapes == 0 {
+                out.raw(p.name);
+                out.raw(b"%3D");
+                out.raw(p.value);
+            } else {
+                out.twice(p.name);
+                out.raw(b"%3D");
+                out.twice(p.value);
+            }
         }
     }
 }
@@ -444,6 +501,51 @@ mod tests {
     }
 
     #[test]
+    fn sort_keys_agree_with_the_encoded_order() {
+        let alphabet = b"\0 %+-./09=AZ_az~\x7f\xc3\xff";
+        let mut strings: Vec<Vec<u8>> = vec![Vec::new()];
+        for prefix in [&b""[..], b"abcdefg", b"oauth_", b"\xc3\xa9"] {
+            for &a in alphabet {
+                strings.push([prefix, &[a]].concat());
+                for &b in alphabet {
+                    strings.push([prefix, &[a, b]].concat());
+                }
+            }
+        }
+        let mut decided = 0;
+        for x in &strings {
+            for y in &strings {
+                let (kx, ky) = (encode::sort_key(x), encode::sort_key(y));
+                let (ex, ey) = (enc(x), enc(y));
+                if kx == ky {
+                    let head = |e: &str| e.as_bytes()[..e.len().min(8)].to_vec();
+                    assert_eq!(head(&ex), head(&ey), "{x:?} vs {y:?}");
+                } else {
+                    assert_eq!(kx.cmp(&ky), ex.cmp(&ey), "{x:?} vs {y:?}");
+                    decided += 1;
+                }
+            }
+        }
+        assert!(decided > strings.len() * strings.len() / 2);
+    }
+
+    #[test]
+    fn entries_know_their_escapes_and_sort_keys_however_they_came() {
+        let mut params = Parameters::new();
+        let text = b"a=1&b%20c=d+e&oauth_x=%7E~&%C3%A9=%25&n=a%3Db=c&&plain&=v&q=x%2b";
+        params.extend_urlencoded(Source::Query, text).unwrap();
+        params.push(Source::Protocol, b"oauth_nonce", b"abc");
+        params.push(Source::Protocol, b"x y", b"\xff");
+        assert_eq!(params.len(), 10);
+        for e in &params.entries {
+            let p = params.parameter(e);
+            let escapes = encode::escaped_count(p.name) + encode::escaped_count(p.value);
+            assert_eq!(e.escapes, escapes, "{p:?}");
+            assert_eq!(e.key, encode::sort_key(p.name), "{p:?}");
+        }
+    }
+
+    #[test]
     fn rank_is_a_permutation() {
         let mut seen = [false; 256];
         for r in ENCODED_ORDER {
@@ -512,8 +614,10 @@ mod tests {
             .extend_urlencoded(Source::Query, b"b=%E2%98%83&a=x+y&a=x%21y&c")
             .unwrap();
         let normalized = params.normalize();
-        let mut twice = Vec::new();
-        normalized.encode_twice_to_vec(&mut twice);
+        let mut writer = encode::Writer::with_len(normalized.encoded_twice_len());
+        normalized.write_twice(&mut writer);
+        let twice = writer.finish();
+        assert_eq!(twice.capacity(), normalized.encoded_twice_len() + 8, "grew");
         let string = normalized.to_string();
         assert_eq!(String::from_utf8(twice).unwrap(), enc(string.as_bytes()));
         assert_eq!(normalized.encoded_len(), string.len());

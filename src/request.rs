@@ -280,6 +280,8 @@ pub struct Request<'a> {
     method: &'a str,
     url: Cow<'a, Url>,
     content_type: &'a str,
+    /// Whether `content_type` is a form, decided once.
+    form: bool,
     body: &'a [u8],
     callback: Option<&'a str>,
     verifier: Option<&'a str>,
@@ -315,6 +317,7 @@ impl<'a> Request<'a> {
             method,
             url,
             content_type: "",
+            form: false,
             body: &[],
             callback: None,
             verifier: None,
@@ -327,6 +330,7 @@ impl<'a> Request<'a> {
     #[must_use]
     pub fn with_body(mut self, content_type: &'a str, body: &'a [u8]) -> Self {
         self.content_type = content_type;
+        self.form = is_form(content_type);
         self.body = body;
         self
     }
@@ -378,7 +382,7 @@ impl<'a> Request<'a> {
     /// Whether the body is a form whose parameters are signed.
     #[must_use]
     pub fn has_form_body(&self) -> bool {
-        is_form(self.content_type)
+        self.form
     }
 }
 
