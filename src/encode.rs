@@ -57,10 +57,9 @@ pub const fn is_unreserved(byte: u8) -> bool {
 /// Bytes examined and encoded at a time.
 const BLOCK: usize = 64;
 
-/// The number of escaped bytes in a block or chunk; the compiler turns it into vector
-/// instructions.
+/// The number of escaped bytes in a block; the compiler turns it into vector instructions.
 #[inline]
-fn count_escapes<const N: usize>(block: &[u8; N]) -> usize {
+fn count_escapes(block: &[u8; BLOCK]) -> usize {
     // At most 64: the count fits the byte lanes.
     usize::from(
         block
@@ -104,17 +103,27 @@ fn clean_blocks(bytes: &[u8]) -> usize {
 /// Bytes examined at a time by [`clean_prefix`], which mostly sees short names and values.
 const CHUNK: usize = 16;
 
-/// The length of the leading run of unreserved bytes, found a chunk at a time while whole
-/// chunks are clean, then byte by byte.
+/// The length of the leading run of unreserved bytes.
 #[inline]
 pub(crate) fn clean_prefix(bytes: &[u8]) -> usize {
+    run_until(bytes, |b| !in_unreserved_ranges(b))
+}
+
+/// The length of the leading run of bytes for which `stop` is false, found a chunk at a time
+/// while whole chunks pass (with vector instructions when `stop` is made of comparisons), then
+/// byte by byte.
+#[inline]
+pub(crate) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize {
     let (chunks, _) = bytes.as_chunks::<CHUNK>();
-    let clean = chunks
+    let run = chunks
         .iter()
-        .take_while(|c| all_in(c, in_unreserved_ranges))
+        .take_while(|c| all_in(c, |b| !stop(b)))
         .count()
         * CHUNK;
-    clean + unreserved_prefix(&bytes[clean..])
+    run + bytes[run..]
+        .iter()
+        .position(|&b| stop(b))
+        .unwrap_or(bytes.len() - run)
 }
 
 /// Whether every byte of `bytes` is unreserved, for short names and values: a chunk at a time,
@@ -194,16 +203,13 @@ pub fn encoded_len(bytes: &[u8]) -> usize {
     bytes.len() + 2 * escaped_count(bytes)
 }
 
-/// The number of bytes that are not unreserved: whole blocks, then chunks, then the last
-/// bytes padded to a chunk, each counted with vector instructions.
+/// The number of bytes that are not unreserved, counted a block at a time with vector
+/// instructions, the last bytes padded to a block.
 pub(crate) fn escaped_count(bytes: &[u8]) -> usize {
     let (blocks, rest) = bytes.as_chunks::<BLOCK>();
-    let (chunks, tail) = rest.as_chunks::<CHUNK>();
-    let mut padded = [b'a'; CHUNK];
-    padded[..tail.len()].copy_from_slice(tail);
-    blocks.iter().map(count_escapes).sum::<usize>()
-        + chunks.iter().map(count_escapes).sum::<usize>()
-        + count_escapes(&padded)
+    let mut padded = [b'a'; BLOCK];
+    padded[..rest.len()].copy_from_slice(rest);
+    blocks.iter().map(count_escapes).sum::<usize>() + count_escapes(&padded)
 }
 
 /// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
@@ -329,8 +335,37 @@ pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
 
 /// [`encode_to_vec`] for a secret: the stack buffer its escapes pass through is wiped after.
 pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
+    if is_clean(bytes) {
+        // The common secret, letters and digits: nothing passes through the stack buffer,
+        // which then needs neither zeroing nor wiping.
+        out.extend_from_slice(bytes);
+        return;
+    }
     let mut buf = zeroize::Zeroizing::new([0u8; BUFFER]);
     encode_into_vec(bytes, &ONCE, &mut buf, out);
+}
+
+/// Bytes and how many of them are not unreserved, counted once for both the length of their
+/// encoding and the encoding.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Counted<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) escapes: usize,
+}
+
+impl<'a> Counted<'a> {
+    /// `bytes`, counted.
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Counted {
+            bytes,
+            escapes: escaped_count(bytes),
+        }
+    }
+
+    /// The length of `enc(bytes)`.
+    pub(crate) fn encoded_len(self) -> usize {
+        self.bytes.len() + 2 * self.escapes
+    }
 }
 
 /// Writes text and encodings into a buffer made at its final length up front (the base
@@ -373,7 +408,20 @@ impl Writer {
 
     /// Writes `enc(bytes)`.
     pub(crate) fn once(&mut self, bytes: &[u8]) {
-        self.encode(bytes, &ONCE);
+        if short_and_clean(bytes) {
+            self.raw(bytes);
+        } else {
+            self.encode(bytes, &ONCE);
+        }
+    }
+
+    /// Writes `enc(bytes)` of counted bytes: as they are when there is nothing to escape.
+    pub(crate) fn once_counted(&mut self, counted: Counted<'_>) {
+        if counted.escapes == 0 {
+            self.raw(counted.bytes);
+        } else {
+            self.encode(counted.bytes, &ONCE);
+        }
     }
 
     /// Writes `enc(enc(bytes))` in one pass, as the base string needs for parameter names and
@@ -648,9 +696,11 @@ pub(crate) fn decode_to_vec(
     let mut i = 0;
     while i < input.len() {
         let start = i;
-        while i < input.len() && input[i] != b'%' && !(plus_is_space && input[i] == b'+') {
-            i += 1;
-        }
+        i += if plus_is_space {
+            run_until(&input[i..], |b| b == b'%' || b == b'+')
+        } else {
+            run_until(&input[i..], |b| b == b'%')
+        };
         out.extend_from_slice(&input[start..i]);
         match input.get(i) {
             Some(b'+') => {

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::encode::{self, DecodeError};
+use crate::encode::{self, Counted, DecodeError};
 use crate::Error;
 
 /// The `realm` of the Authorization header (RFC 2617 §1.2), written as a quoted string. It is
@@ -57,31 +57,31 @@ impl fmt::Display for Realm {
 }
 
 /// Writes `realm="…"` as an RFC 7230 quoted string.
-fn push_realm(out: &mut String, realm: &Realm) {
-    out.push_str("realm=\"");
-    for c in realm.0.chars() {
-        if matches!(c, '"' | '\\') {
-            out.push('\\');
+fn push_realm(out: &mut encode::Writer, realm: &Realm) {
+    out.raw(b"realm=\"");
+    for b in realm.0.bytes() {
+        if matches!(b, b'"' | b'\\') {
+            out.raw(b"\\");
         }
-        out.push(c);
+        out.raw(&[b]);
     }
-    out.push('"');
+    out.raw(b"\"");
 }
 
 /// Builds the header value from the realm and the `oauth_*` parameters (names and decoded
-/// values), in the order given.
+/// values, counted), in the order given.
 pub(crate) fn build<'p>(
     realm: Option<&Realm>,
-    params: impl Iterator<Item = (&'p [u8], &'p [u8])> + Clone,
+    params: impl Iterator<Item = (Counted<'p>, Counted<'p>)> + Clone,
 ) -> String {
     let len = 6
         + realm.map_or(0, |r| r.0.len() * 2 + 10)
         + params
             .clone()
-            .map(|(n, v)| encode::encoded_len(n) + encode::encoded_len(v) + 5)
+            .map(|(n, v)| n.encoded_len() + v.encoded_len() + 5)
             .sum::<usize>();
-    let mut out = String::with_capacity(len);
-    out.push_str("OAuth ");
+    let mut out = encode::Writer::with_len(len);
+    out.raw(b"OAuth ");
     let mut first = true;
     if let Some(realm) = realm {
         push_realm(&mut out, realm);
@@ -89,15 +89,17 @@ pub(crate) fn build<'p>(
     }
     for (name, value) in params {
         if !first {
-            out.push_str(", ");
+            out.raw(b", ");
         }
         first = false;
-        encode::encode(name).append_to(&mut out);
-        out.push_str("=\"");
-        encode::encode(value).append_to(&mut out);
-        out.push('"');
+        out.once_counted(name);
+        out.raw(b"=\"");
+        out.once_counted(value);
+        out.raw(b"\"");
     }
-    out
+    // Every byte is ASCII or the realm's UTF-8.
+    String::from_utf8(out.finish())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Limits on what a server reads before anything is authenticated.
@@ -456,12 +458,11 @@ fn read_quoted(
     name: &str,
     raw: &mut Vec<u8>,
 ) -> Result<(usize, bool), HeaderError> {
-    let special = |c: u8| c == b'"' || c == b'\\' || is_control(c);
     // Without escapes (what signers send), the content is a slice of the header.
-    if let Some(n) = b[start..].iter().position(|&c| special(c)) {
-        if b[start + n] == b'"' {
-            return Ok((start + n, false));
-        }
+    #[allow(clippy::needless_bitwise_bool)] // no branches, as in `is_control`
+    let n = encode::run_until(&b[start..], |c| (c == b'"') | (c == b'\\') | is_control(c));
+    if b.get(start + n) == Some(&b'"') {
+        return Ok((start + n, false));
     }
     raw.clear();
     let mut i = start;
@@ -491,8 +492,9 @@ fn read_quoted(
 }
 
 /// A control character, which a quoted value may not hold (a tab it may).
+#[allow(clippy::needless_bitwise_bool)] // no branches, so that a chunk's test is vectorized
 fn is_control(c: u8) -> bool {
-    c != b'\t' && (c < 0x20 || c == 0x7f)
+    ((c < 0x20) & (c != b'\t')) | (c == 0x7f)
 }
 
 fn is_ows(b: u8) -> bool {
@@ -544,6 +546,14 @@ const TCHAR: [bool; 256] = {
 mod tests {
     use super::*;
 
+    pub(super) fn counted<'p>(
+        params: &'p [(&'p [u8], &'p [u8])],
+    ) -> impl Iterator<Item = (Counted<'p>, Counted<'p>)> + Clone {
+        params
+            .iter()
+            .map(|&(n, v)| (Counted::new(n), Counted::new(v)))
+    }
+
     #[test]
     fn realm_first_values_encoded_and_quoted() {
         let realm = Realm::new("Photos \"A\\B\"").unwrap();
@@ -552,11 +562,11 @@ mod tests {
             (b"oauth_signature", b"74KNZJeDHnMBp0EMJ9ZHt/XKycU="),
         ];
         assert_eq!(
-            build(Some(&realm), params.iter().copied()),
+            build(Some(&realm), counted(&params)),
             "OAuth realm=\"Photos \\\"A\\\\B\\\"\", oauth_callback=\"http%3A%2F%2Fprinter.example.com%2Fready\", oauth_signature=\"74KNZJeDHnMBp0EMJ9ZHt%2FXKycU%3D\""
         );
         assert_eq!(
-            build(None, params[1..].iter().copied()),
+            build(None, counted(&params[1..])),
             "OAuth oauth_signature=\"74KNZJeDHnMBp0EMJ9ZHt%2FXKycU%3D\""
         );
     }
@@ -639,7 +649,7 @@ mod parse_tests {
             (b"oauth_nonce", "ü \"\\,=".as_bytes()),
             (b"oauth_signature", b"74KNZJeDHnMBp0EMJ9ZHt/XKycU="),
         ];
-        let h = Authorization::parse(&build(Some(&realm), params.iter().copied())).unwrap();
+        let h = Authorization::parse(&build(Some(&realm), tests::counted(&params))).unwrap();
         assert_eq!(h.realm(), Some(realm.as_str()));
         let got: Vec<(&[u8], &[u8])> = h.parameters().map(|(n, v)| (n.as_bytes(), v)).collect();
         assert_eq!(got, params);

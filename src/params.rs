@@ -23,7 +23,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::encode::{self, is_unreserved, DecodeError};
+use crate::encode::{self, is_unreserved, Counted, DecodeError};
 
 /// Where a parameter came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -369,6 +369,22 @@ impl Normalized {
     #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
         self.0.iter()
+    }
+
+    /// The parameters in normalized order with their names and values counted: from the
+    /// entry's count when it has nothing to escape.
+    pub(crate) fn iter_counted(
+        &self,
+    ) -> impl Iterator<Item = (Source, Counted<'_>, Counted<'_>)> + Clone + '_ {
+        self.0.entries.iter().map(|e| {
+            let p = self.0.parameter(e);
+            if e.escapes == 0 {
+                let clean = |bytes| Counted { bytes, escapes: 0 };
+                (p.source, clean(p.name), clean(p.value))
+            } else {
+                (p.source, Counted::new(p.name), Counted::new(p.value))
+            }
+        })
     }
 
     /// The number of parameters.

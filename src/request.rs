@@ -21,6 +21,7 @@ use rand::TryRng;
 use url::Url;
 
 use crate::base_string::{self, BaseString, BaseUri};
+use crate::encode::Counted;
 use crate::error::Location;
 use crate::header::{self, Realm};
 use crate::params::{Decoding, Normalized, Parameters, Source};
@@ -816,7 +817,12 @@ impl Signed {
     /// The `Authorization` header value (§3.5.1): `OAuth realm="…", oauth_consumer_key="…", …`.
     #[must_use]
     pub fn authorization(&self) -> String {
-        header::build(self.realm.as_ref(), self.protocol_parameters())
+        let signature = Counted::new(self.signature.as_str().as_bytes());
+        let protocol = (self.params.iter_counted())
+            .filter(|(source, _, _)| *source == Source::Protocol)
+            .map(|(_, name, value)| (name, value))
+            .chain([(Counted::new(b"oauth_signature"), signature)]);
+        header::build(self.realm.as_ref(), protocol)
     }
 
     /// The protocol parameters as `name=value&…`, percent-encoded, to send in the query

@@ -160,19 +160,19 @@ impl<H: Sha> Keyed<H> {
         } else {
             block[..key.len()].copy_from_slice(key);
         }
-        let pad = |byte: u8| {
-            let mut padded = Zeroizing::new([0u8; 128]);
-            for (p, k) in padded.iter_mut().zip(block.iter()) {
-                *p = k ^ byte;
+        // The key block is padded in place, first for the inner hash, then for the outer
+        // (`0x36 ^ 0x6A` is `0x5C`), so that one buffer holds the key and is wiped.
+        let mut pad = |byte: u8| {
+            for k in block.iter_mut() {
+                *k ^= byte;
             }
             let mut state = H::IV;
-            H::compress(&mut state, &padded[..H::BLOCK]);
+            H::compress(&mut state, &block[..H::BLOCK]);
             state
         };
-        Keyed {
-            inner: pad(0x36),
-            outer: pad(0x5C),
-        }
+        let inner = pad(0x36);
+        let outer = pad(0x36 ^ 0x5C);
+        Keyed { inner, outer }
     }
 
     fn mac(&self, data: &[u8], out: &mut [u8; MAX_DIGEST]) -> usize {
