@@ -30,8 +30,8 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// The unreserved set of RFC 3986 §2.3, `A-Z a-z 0-9 - . _ ~`: the one definition of it in
 /// this crate. Written as unsigned range tests combined without short-circuiting, so that a
-/// loop over a fixed-size chunk compiles to vector instructions; single bytes are answered by
-/// the tables derived from it.
+/// loop over a fixed-size chunk compiles to vector instructions; it answers single bytes too,
+/// and the encoding tables are derived from it.
 #[inline]
 #[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
 const fn in_unreserved_ranges(byte: u8) -> bool {
@@ -51,7 +51,26 @@ const fn is_letter(byte: u8) -> bool {
 #[must_use]
 #[inline]
 pub const fn is_unreserved(byte: u8) -> bool {
-    ONCE[byte as usize][3] == 1
+    in_unreserved_ranges(byte)
+}
+
+/// [`is_unreserved`] as a table in static memory, for loops that look at one byte at a time.
+static UNRESERVED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)] // i < 256
+        let byte = i as u8;
+        table[i] = in_unreserved_ranges(byte);
+        i += 1;
+    }
+    table
+};
+
+/// [`is_unreserved`] by table lookup.
+#[inline]
+pub(crate) fn unreserved(byte: u8) -> bool {
+    UNRESERVED[usize::from(byte)]
 }
 
 /// Bytes examined and encoded at a time.
@@ -100,14 +119,8 @@ fn clean_blocks(bytes: &[u8]) -> usize {
     blocks.iter().take_while(|b| block_is_clean(b)).count() * BLOCK
 }
 
-/// Bytes examined at a time by [`clean_prefix`], which mostly sees short names and values.
+/// Bytes examined at a time in short names and values.
 const CHUNK: usize = 16;
-
-/// The length of the leading run of unreserved bytes.
-#[inline]
-pub(crate) fn clean_prefix(bytes: &[u8]) -> usize {
-    run_until(bytes, |b| !in_unreserved_ranges(b))
-}
 
 /// The length of the leading run of bytes for which `stop` is false, found a chunk at a time
 /// while whole chunks pass (with vector instructions when `stop` is made of comparisons), then
@@ -126,39 +139,33 @@ pub(crate) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize
         .unwrap_or(bytes.len() - run)
 }
 
-/// Whether every byte of `bytes` is unreserved, for short names and values: a chunk at a time,
-/// the last chunk overlapping the one before, a string shorter than a chunk padded.
+/// Whether every byte of `bytes` is unreserved, for names and values: a string shorter than a
+/// chunk byte by byte, a longer one a chunk at a time, the last chunk overlapping the one
+/// before.
 #[inline]
 pub(crate) fn is_clean(bytes: &[u8]) -> bool {
+    if bytes.len() < CHUNK {
+        return bytes.iter().all(|&b| unreserved(b));
+    }
     let (chunks, rest) = bytes.as_chunks::<CHUNK>();
     if !chunks.iter().all(|c| all_in(c, in_unreserved_ranges)) {
         return false;
     }
-    if rest.is_empty() {
-        return true;
-    }
-    if let Some(last) = bytes.last_chunk::<CHUNK>() {
-        return all_in(last, in_unreserved_ranges);
-    }
-    let mut padded = [b'a'; CHUNK];
-    padded[..rest.len()].copy_from_slice(rest);
-    all_in(&padded, in_unreserved_ranges)
+    rest.is_empty()
+        || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
 }
 
 /// Whether every byte of `bytes` is unreserved.
 #[inline]
 fn all_unreserved(bytes: &[u8]) -> bool {
     let clean = clean_blocks(bytes);
-    bytes[clean..].iter().all(|&b| is_unreserved(b))
+    bytes[clean..].iter().all(|&b| unreserved(b))
 }
-
-/// [`ONCE`] in static memory, so that the iterator can hand out escapes as `&'static str`.
-static ONCE_STATIC: [[u8; 4]; 256] = ONCE;
 
 /// The `%XX` escape of a byte that is not unreserved.
 #[inline]
 fn escape(byte: u8) -> &'static str {
-    ascii(&ONCE_STATIC[usize::from(byte)][..3])
+    ascii(&ONCE[usize::from(byte)][..3])
 }
 
 /// Length of the leading run of unreserved bytes.
@@ -166,7 +173,7 @@ fn escape(byte: u8) -> &'static str {
 fn unreserved_prefix(bytes: &[u8]) -> usize {
     bytes
         .iter()
-        .position(|&b| !is_unreserved(b))
+        .position(|&b| !unreserved(b))
         .unwrap_or(bytes.len())
 }
 
@@ -235,8 +242,10 @@ const fn encodings<const W: usize>() -> [[u8; W]; 256] {
     table
 }
 
-const ONCE: [[u8; 4]; 256] = encodings::<4>();
-const TWICE: [[u8; 8]; 256] = encodings::<8>();
+// Statics, not constants: a constant table indexed at run time can be copied onto the stack
+// where it is used. The iterator also hands out escapes from `ONCE` as `&'static str`.
+static ONCE: [[u8; 4]; 256] = encodings::<4>();
+static TWICE: [[u8; 8]; 256] = encodings::<8>();
 
 /// Room for a block encoded with either table (at most 5 bytes a byte), and a whole table
 /// entry past it.
@@ -279,7 +288,7 @@ fn encode_pieces<const W: usize, E>(
             sink(&rest[..clean])?;
         }
         let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
-        if tail.is_empty() && block.iter().all(|&b| is_unreserved(b)) {
+        if tail.is_empty() && block.iter().all(|&b| unreserved(b)) {
             // The short end, or a short name or value, often has nothing to escape.
             sink(block)?;
         } else {
@@ -345,6 +354,16 @@ pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
     encode_into_vec(bytes, &ONCE, &mut buf, out);
 }
 
+/// The stack buffer that [`Writer::twice`] encodes through, zeroed once for all the
+/// parameters of a base string.
+pub(crate) struct Scratch([u8; BUFFER]);
+
+impl Scratch {
+    pub(crate) fn new() -> Self {
+        Scratch([0; BUFFER])
+    }
+}
+
 /// Bytes and how many of them are not unreserved, counted once for both the length of their
 /// encoding and the encoding.
 #[derive(Clone, Copy, Debug)]
@@ -369,9 +388,10 @@ impl<'a> Counted<'a> {
 }
 
 /// Writes text and encodings into a buffer made at its final length up front (the base
-/// string's, which is computed first): each escaped byte stores its whole table entry in place
-/// and moves on by the encoding's length, with no stack buffer and no capacity check per piece.
-/// A length given too short still gives the right text; the buffer then grows.
+/// string's or the header's, computed first), with no capacity check per piece. `once` stores
+/// each escaped byte's whole table entry in place and moves on by the encoding's length, so
+/// that nothing passes through the stack (a header may carry a PLAINTEXT signature). A length
+/// given too short still gives the right text; the buffer then grows.
 pub(crate) struct Writer {
     buf: Vec<u8>,
     at: usize,
@@ -425,9 +445,14 @@ impl Writer {
     }
 
     /// Writes `enc(enc(bytes))` in one pass, as the base string needs for parameter names and
-    /// values (§3.4.1.1 over §3.4.1.3.2).
-    pub(crate) fn twice(&mut self, bytes: &[u8]) {
-        self.encode(bytes, &TWICE);
+    /// values (§3.4.1.1 over §3.4.1.3.2), through `scratch`: long mixed text encodes faster
+    /// a block at a time into a stack buffer than byte by byte in place. Not for secrets,
+    /// whose escapes would stay behind in the buffer.
+    pub(crate) fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch) {
+        let _ = encode_pieces::<8, ()>(bytes, &TWICE, &mut scratch.0, |piece| {
+            self.raw(piece);
+            Ok(())
+        });
     }
 
     /// Writes `bytes` encoded with `table`: runs of clean blocks copied, the rest a table entry
@@ -438,18 +463,25 @@ impl Writer {
             let clean = clean_blocks(rest);
             self.raw(&rest[..clean]);
             let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
-            let mut at = self.at;
+            // In place while there is room for a whole entry; only a buffer made too short
+            // for its text has bytes left over for the growing loop.
+            let out = &mut self.buf[self.at..];
+            let (mut n, mut done) = (0, 0);
             for &b in block {
                 let entry = &table[usize::from(b)];
-                if let Some(slot) = self.buf.get_mut(at..at + W) {
-                    slot.copy_from_slice(entry);
-                } else {
-                    self.buf.resize(at + W + SLACK, 0);
-                    self.buf[at..at + W].copy_from_slice(entry);
-                }
-                at += usize::from(entry[W - 1]);
+                let Some(slot) = out.get_mut(n..n + W) else {
+                    break;
+                };
+                slot.copy_from_slice(entry);
+                n += usize::from(entry[W - 1]);
+                done += 1;
             }
-            self.at = at;
+            self.at += n;
+            for &b in &block[done..] {
+                let entry = &table[usize::from(b)];
+                self.room(W).copy_from_slice(entry);
+                self.at += usize::from(entry[W - 1]);
+            }
             rest = tail;
         }
     }
@@ -475,18 +507,22 @@ pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
             return u64::from_be_bytes(*head);
         }
     }
-    let mut key = [0u8; 8];
+    // Each of the first 8 bytes writes its whole table entry and moves on by the encoding's
+    // length; what lies past the encoded bytes is masked off.
+    let mut buf = [0u8; 8 * 4];
     let mut n = 0;
     for &b in bytes.iter().take(8) {
         let entry = &ONCE[usize::from(b)];
-        for &c in &entry[..usize::from(entry[3])] {
-            if let Some(k) = key.get_mut(n) {
-                *k = c;
-                n += 1;
-            }
+        if let Some(slot) = buf.get_mut(n..n + 4) {
+            slot.copy_from_slice(entry);
         }
+        n += usize::from(entry[3]);
     }
-    u64::from_be_bytes(key)
+    let head = buf.first_chunk::<8>().copied().unwrap_or_default();
+    let mask = u64::MAX
+        .checked_shr(8 * u32::try_from(n).unwrap_or(u32::MAX))
+        .unwrap_or(0);
+    u64::from_be_bytes(head) & !mask
 }
 
 /// The length of `enc(enc(bytes))`.
@@ -543,7 +579,7 @@ pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
             b'/' | b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
                 rules.reserved_literal
             }
-            _ => is_unreserved(b),
+            _ => unreserved(b),
         };
         if literal {
             out.push(b);
@@ -589,7 +625,7 @@ impl<'a> Iterator for Encode<'a> {
 
     fn next(&mut self) -> Option<&'a str> {
         let (&first, tail) = self.rest.split_first()?;
-        if is_unreserved(first) {
+        if unreserved(first) {
             let run = unreserved_prefix(self.rest);
             let (head, rest) = self.rest.split_at(run);
             self.rest = rest;
@@ -655,7 +691,7 @@ impl std::error::Error for DecodeError {}
 
 /// The value of every byte as a hex digit, or 0xFF.
 #[allow(clippy::cast_possible_truncation)] // i < 16
-pub(crate) const HEX_VALUE: [u8; 256] = {
+pub(crate) static HEX_VALUE: [u8; 256] = {
     let mut table = [0xFF; 256];
     let mut i = 0;
     while i < 16 {
@@ -909,7 +945,7 @@ mod tests {
                 for room in [encoded_twice_len(&input), 0] {
                     let mut writer = Writer::with_len(room + 2);
                     writer.raw(b"x&");
-                    writer.twice(&input);
+                    writer.twice(&input, &mut Scratch::new());
                     let twice = writer.finish();
                     assert_eq!(&twice[2..], want_twice.as_bytes(), "len {len}");
                     if room > 0 {
@@ -942,7 +978,7 @@ mod tests {
         let mut twice = Vec::new();
         encode_to_vec(&once, &mut twice);
         let mut writer = Writer::with_len(0);
-        writer.twice(input);
+        writer.twice(input, &mut Scratch::new());
         let fused = writer.finish();
         assert_eq!(fused, twice);
         assert_eq!(fused, b"a%2520b%2525%25FF~%253D%2526");

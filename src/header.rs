@@ -513,7 +513,7 @@ fn is_tchar(b: u8) -> bool {
     TCHAR[usize::from(b)]
 }
 
-const TCHAR: [bool; 256] = {
+static TCHAR: [bool; 256] = {
     let mut table = [false; 256];
     let mut i = 0;
     while i < 256 {

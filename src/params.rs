@@ -47,23 +47,9 @@ impl fmt::Display for Source {
     }
 }
 
-/// The bytes that stop a literal run: the separators, and `%` where escapes are decoded.
-const SEPARATORS: [bool; 256] = stops(b"&=");
-const SEPARATORS_AND_ESCAPES: [bool; 256] = stops(b"&=%");
-
-const fn stops(bytes: &[u8]) -> [bool; 256] {
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-}
-
 /// What each byte stands for outside an escape: itself, or a space for `+` in a form.
-const IDENTITY: [u8; 256] = literals(false);
-const FORM_LITERAL: [u8; 256] = literals(true);
+static IDENTITY: [u8; 256] = literals(false);
+static FORM_LITERAL: [u8; 256] = literals(true);
 
 #[allow(clippy::cast_possible_truncation)] // i < 256
 const fn literals(plus_is_space: bool) -> [u8; 256] {
@@ -117,10 +103,9 @@ impl fmt::Debug for Parameter<'_> {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     source: Source,
-    /// How many bytes of the name and value are not unreserved. With none, each is its own
-    /// encoding: the base string copies them and the sort compares them as they are. The
-    /// count gives the base string's length without another pass.
-    escapes: usize,
+    /// Name and value are all unreserved bytes, so each is its own encoding: the base string
+    /// and the header copy them, and the sort compares them as they are.
+    clean: bool,
     /// [`encode::sort_key`] of the name, which decides most comparisons in the sort.
     key: u64,
     name_start: usize,
@@ -166,11 +151,7 @@ impl Parameters {
         self.bytes.extend_from_slice(value);
         self.entries.push(Entry {
             source,
-            escapes: if encode::is_clean(name) && encode::is_clean(value) {
-                0
-            } else {
-                encode::escaped_count(name) + encode::escaped_count(value)
-            },
+            clean: encode::is_clean(name) && encode::is_clean(value),
             key: encode::sort_key(name),
             name_start,
             name_end,
@@ -206,6 +187,7 @@ impl Parameters {
         result
     }
 
+    #[allow(clippy::needless_bitwise_bool)] // no branch per byte
     fn try_extend_urlencoded(
         &mut self,
         source: Source,
@@ -213,19 +195,18 @@ impl Parameters {
         decoding: Decoding,
     ) -> Result<(), DecodeError> {
         // One pass: pairs split at `&`, the name at the first `=`, decoded on the way into room
-        // made up front (decoding never lengthens), then trimmed. A name or value starts with a
-        // run of unreserved bytes, often the whole of it, which stands for itself in every
-        // decoding and is copied as it is. The rest goes byte by byte through a table of the
-        // bytes that need a decision (separators, `%`); the others are literals.
-        let (literal, special) = match decoding {
-            Decoding::Form => (&FORM_LITERAL, &SEPARATORS_AND_ESCAPES),
-            Decoding::KeepPlus => (&IDENTITY, &SEPARATORS_AND_ESCAPES),
-            Decoding::Raw => (&IDENTITY, &SEPARATORS),
+        // made up front (decoding never lengthens), then trimmed. Escapes and literals go
+        // through table lookups and selects rather than a branch per kind of byte, which mixed
+        // text would mispredict often; the separators branch.
+        let (literal, escapes) = match decoding {
+            Decoding::Form => (&FORM_LITERAL, true),
+            Decoding::KeepPlus => (&IDENTITY, true),
+            Decoding::Raw => (&IDENTITY, false),
         };
         let base = self.bytes.len();
         self.bytes.resize(base + text.len(), 0);
         let out = &mut self.bytes[base..];
-        let hex = |i: usize| encode::HEX_VALUE[usize::from(text.get(i).copied().unwrap_or(0))];
+        let at = |i: usize| text.get(i).copied().unwrap_or(0);
         let mut n = 0;
         let mut i = 0;
         while i < text.len() {
@@ -233,47 +214,42 @@ impl Parameters {
                 i += 1; // an empty pair
                 continue;
             }
-            let name_start = n;
+            let (name_start, pair_start) = (n, i);
             let mut name_end = None;
-            let mut escapes = 0;
-            loop {
-                let run = encode::clean_prefix(&text[i..]);
-                let Some(to) = out.get_mut(n..n + run) else {
-                    break; // cannot happen: n <= i
-                };
-                to.copy_from_slice(&text[i..i + run]);
-                (n, i) = (n + run, i + run);
-                while let (Some(&b), Some(slot)) = (text.get(i), out.get_mut(n)) {
-                    let mut step = 1;
-                    *slot = literal[usize::from(b)];
-                    if special[usize::from(b)] {
-                        if b == b'&' || (b == b'=' && name_end.is_none()) {
-                            break;
-                        }
-                        if b == b'%' {
-                            let (hi, lo) = (hex(i + 1), hex(i + 2));
-                            if (hi | lo) > 15 {
-                                return Err(encode::escape_error(text, i));
-                            }
-                            *slot = hi << 4 | lo;
-                            step = 3;
-                        }
-                    }
-                    escapes += usize::from(!is_unreserved(*slot));
-                    n += 1;
-                    i += step;
-                }
-                if name_end.is_none() && text.get(i) == Some(&b'=') {
-                    name_end = Some(n); // then the value
-                    i += 1;
-                } else {
+            while i < text.len() && n < out.len() {
+                let b = text[i];
+                if b == b'&' {
                     break;
                 }
+                if b == b'=' && name_end.is_none() {
+                    name_end = Some(n);
+                    i += 1;
+                    continue;
+                }
+                let escape = escapes & (b == b'%');
+                let (hi, lo) = (
+                    encode::HEX_VALUE[usize::from(at(i + 1))],
+                    encode::HEX_VALUE[usize::from(at(i + 2))],
+                );
+                if escape & ((hi | lo) > 15) {
+                    return Err(encode::escape_error(text, i));
+                }
+                out[n] = if escape {
+                    hi << 4 | lo
+                } else {
+                    literal[usize::from(b)]
+                };
+                n += 1;
+                i += if escape { 3 } else { 1 };
             }
+            // Unreserved bytes only, and as many as were written (no escape, `=` aside): the
+            // name and value are their own decoding and their own encoding.
+            let written = i - pair_start - usize::from(name_end.is_some());
+            let clean = written == n - name_start && encode::is_clean(&out[name_start..n]);
             let name_end = name_end.unwrap_or(n);
             self.entries.push(Entry {
                 source,
-                escapes,
+                clean,
                 key: encode::sort_key(&out[name_start..name_end]),
                 name_start: base + name_start,
                 name_end: base + name_end,
@@ -336,7 +312,7 @@ impl Parameters {
             if a.key != b.key {
                 return a.key.cmp(&b.key);
             }
-            if a.escapes == 0 && b.escapes == 0 {
+            if a.clean && b.clean {
                 // Unreserved bytes are their own encodings.
                 return bytes[a.name_start..a.name_end]
                     .cmp(&bytes[b.name_start..b.name_end])
@@ -371,20 +347,23 @@ impl Normalized {
         self.0.iter()
     }
 
-    /// The parameters in normalized order with their names and values counted: from the
-    /// entry's count when it has nothing to escape.
-    pub(crate) fn iter_counted(
+    /// The parameters from `source` in normalized order, their names and values counted: from
+    /// the entry's count when it has nothing to escape.
+    pub(crate) fn counted_from(
         &self,
-    ) -> impl Iterator<Item = (Source, Counted<'_>, Counted<'_>)> + Clone + '_ {
-        self.0.entries.iter().map(|e| {
-            let p = self.0.parameter(e);
-            if e.escapes == 0 {
-                let clean = |bytes| Counted { bytes, escapes: 0 };
-                (p.source, clean(p.name), clean(p.value))
-            } else {
-                (p.source, Counted::new(p.name), Counted::new(p.value))
-            }
-        })
+        source: Source,
+    ) -> impl Iterator<Item = (Counted<'_>, Counted<'_>)> + Clone + '_ {
+        (self.0.entries.iter())
+            .filter(move |e| e.source == source)
+            .map(|e| {
+                let p = self.0.parameter(e);
+                if e.clean {
+                    let clean = |bytes| Counted { bytes, escapes: 0 };
+                    (clean(p.name), clean(p.value))
+                } else {
+                    (Counted::new(p.name), Counted::new(p.value))
+                }
+            })
     }
 
     /// The number of parameters.
@@ -410,29 +389,41 @@ impl Normalized {
 
     /// The length of the normalized parameter string percent-encoded once more.
     pub(crate) fn encoded_twice_len(&self) -> usize {
-        // Each pair adds "%3D" and, but for the last, "%26".
-        let pairs: usize = (self.0.entries.iter())
-            .map(|e| 6 + e.value_end - e.name_start + 4 * e.escapes)
-            .sum();
-        pairs.saturating_sub(3)
+        // Each pair adds "%3D" and, but for the last, "%26". The buffer usually holds every
+        // name and value and nothing else, so one pass over it counts their escapes; after
+        // `retain` it also holds the zeroed bytes of those taken out.
+        let Parameters { bytes, entries } = &self.0;
+        let live: usize = entries.iter().map(|e| e.value_end - e.name_start).sum();
+        let escapes = if live == bytes.len() {
+            encode::escaped_count(bytes)
+        } else {
+            (entries.iter())
+                .filter(|e| !e.clean)
+                .map(|e| encode::escaped_count(&bytes[e.name_start..e.value_end]))
+                .sum()
+        };
+        (live + 4 * escapes + 6 * entries.len()).saturating_sub(3)
     }
 
     /// Writes the normalized parameter string, percent-encoded once more, as the third part of
     /// the base string (§3.4.1.1) needs it.
     pub(crate) fn write_twice(&self, out: &mut encode::Writer) {
+        // Made (zeroed) only when a name or value needs escapes.
+        let mut scratch = None;
         for (i, e) in self.0.entries.iter().enumerate() {
             if i > 0 {
                 out.raw(b"%26");
             }
             let p = self.0.parameter(e);
-            if e.escapes == 0 {
+            if e.clean {
                 out.raw(p.name);
                 out.raw(b"%3D");
                 out.raw(p.value);
             } else {
-                out.twice(p.name);
+                let scratch = scratch.get_or_insert_with(encode::Scratch::new);
+                out.twice(p.name, scratch);
                 out.raw(b"%3D");
-                out.twice(p.value);
+                out.twice(p.value, scratch);
             }
         }
     }
@@ -457,7 +448,7 @@ impl fmt::Display for Normalized {
 /// escapes compare by their hex digits, which in uppercase order like the bytes they stand for;
 /// unreserved bytes compare as themselves. So comparing ranks byte by byte orders decoded
 /// strings exactly as comparing their encodings would, without encoding them.
-const ENCODED_ORDER: [u8; 256] = {
+static ENCODED_ORDER: [u8; 256] = {
     let mut rank = [0u8; 256];
     let mut next = 0u8;
     let mut pass = 0;
@@ -546,19 +537,35 @@ mod tests {
     }
 
     #[test]
-    fn entries_know_their_escapes_and_sort_keys_however_they_came() {
+    fn entries_know_whether_they_are_clean_and_their_sort_keys_however_they_came() {
         let mut params = Parameters::new();
-        let text = b"a=1&b%20c=d+e&oauth_x=%7E~&%C3%A9=%25&n=a%3Db=c&&plain&=v&q=x%2b";
+        let text = b"a=1&b%20c=d+e&oauth_x=%7E~&%C3%A9=%25&n=a%3Db=c&&plain&=v&q=x%2b&t=%41";
         params.extend_urlencoded(Source::Query, text).unwrap();
         params.push(Source::Protocol, b"oauth_nonce", b"abc");
         params.push(Source::Protocol, b"x y", b"\xff");
-        assert_eq!(params.len(), 10);
+        assert_eq!(params.len(), 11);
         for e in &params.entries {
             let p = params.parameter(e);
             let escapes = encode::escaped_count(p.name) + encode::escaped_count(p.value);
-            assert_eq!(e.escapes, escapes, "{p:?}");
+            // Clean means nothing to escape; a decoded escape makes a pair count as unclean
+            // even when it stands for an unreserved byte (`%41`, `%7E`).
+            assert!(!e.clean || escapes == 0, "{p:?}");
+            let clean = !text_had_escape(p) && escapes == 0;
+            assert_eq!(e.clean, clean, "{p:?}");
             assert_eq!(e.key, encode::sort_key(p.name), "{p:?}");
         }
+        let normalized = params.clone().normalize();
+        let string = normalized.to_string();
+        assert_eq!(normalized.encoded_twice_len(), enc(string.as_bytes()).len());
+        params.retain(|p| p.name != b"a");
+        let normalized = params.normalize();
+        let string = normalized.to_string();
+        assert_eq!(normalized.encoded_twice_len(), enc(string.as_bytes()).len());
+    }
+
+    /// Whether the pair came from the text above through a decoded escape.
+    fn text_had_escape(p: Parameter<'_>) -> bool {
+        matches!(p.name, b"oauth_x" | b"t")
     }
 
     #[test]

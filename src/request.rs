@@ -818,9 +818,7 @@ impl Signed {
     #[must_use]
     pub fn authorization(&self) -> String {
         let signature = Counted::new(self.signature.as_str().as_bytes());
-        let protocol = (self.params.iter_counted())
-            .filter(|(source, _, _)| *source == Source::Protocol)
-            .map(|(_, name, value)| (name, value))
+        let protocol = (self.params.counted_from(Source::Protocol))
             .chain([(Counted::new(b"oauth_signature"), signature)]);
         header::build(self.realm.as_ref(), protocol)
     }
