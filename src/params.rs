@@ -100,6 +100,9 @@ impl fmt::Debug for Parameter<'_> {
     }
 }
 
+/// Where a value lies in the buffer of [`Parameters`].
+pub(crate) type Span = std::ops::Range<usize>;
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     source: Source,
@@ -296,6 +299,18 @@ impl Parameters {
         self.entries.iter().map(|e| self.parameter(e))
     }
 
+    /// The parameters in the order they were collected, each with where its value lies in the
+    /// buffer: neither [`Parameters::retain`] (for the others than those it takes out) nor
+    /// [`Parameters::normalize`] moves it.
+    pub(crate) fn with_value_spans(&self) -> impl Iterator<Item = (Parameter<'_>, Span)> + '_ {
+        (self.entries.iter()).map(|e| (self.parameter(e), e.name_end..e.value_end))
+    }
+
+    /// The bytes at `span` (from [`Parameters::with_value_spans`]).
+    pub(crate) fn at(&self, span: &Span) -> &[u8] {
+        self.bytes.get(span.clone()).unwrap_or_default()
+    }
+
     fn parameter(&self, entry: &Entry) -> Parameter<'_> {
         Parameter {
             source: entry.source,
@@ -364,6 +379,11 @@ impl Normalized {
                     (Counted::new(p.name), Counted::new(p.value))
                 }
             })
+    }
+
+    /// The bytes at `span` (from [`Parameters::with_value_spans`] before normalizing).
+    pub(crate) fn at(&self, span: &Span) -> &[u8] {
+        self.0.at(span)
     }
 
     /// The number of parameters.

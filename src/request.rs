@@ -194,7 +194,7 @@ impl Timestamp {
     }
 
     /// The decimal digits, written into `buf`.
-    fn digits(self, buf: &mut [u8; 20]) -> &[u8] {
+    pub(crate) fn digits(self, buf: &mut [u8; 20]) -> &[u8] {
         let mut n = self.0;
         let mut at = buf.len();
         loop {

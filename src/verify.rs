@@ -48,7 +48,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -59,7 +59,7 @@ use url::Url;
 use crate::encode;
 use crate::header::Authorization;
 pub use crate::header::Limits;
-use crate::params::{Normalized, Parameters, Source};
+use crate::params::{Normalized, Parameters, Source, Span};
 use crate::request::{self, Request};
 use crate::sign::{self, SignatureMethod, SigningKey};
 use crate::{Secret, Timestamp};
@@ -298,8 +298,9 @@ impl NonceKey<'_> {
         key.push('&');
         encode::encode(self.token.unwrap_or("").as_bytes()).append_to(&mut key);
         key.push('&');
-        // Writing to a String cannot fail.
-        let _ = write!(key, "{}", self.timestamp.as_secs());
+        for &digit in self.timestamp.digits(&mut [0; 20]) {
+            key.push(char::from(digit));
+        }
         key.push('&');
         encode::encode(self.nonce).append_to(&mut key);
         key
@@ -818,18 +819,19 @@ pub struct Verifier<C, N> {
     policy: Policy,
 }
 
-/// The protocol parameters of the transport that carries them, copied out of the collected
-/// parameters so that `oauth_signature` can then be dropped from those.
+/// The protocol parameters of the transport that carries them: where their values lie in the
+/// collected parameters, which stay put through `retain` and `normalize`. The signature is
+/// copied out, since `retain` then wipes it from the parameters.
 #[derive(Default)]
 struct Protocol {
-    consumer_key: Option<Vec<u8>>,
-    token: Option<Vec<u8>>,
-    signature_method: Option<Vec<u8>>,
+    consumer_key: Option<Span>,
+    token: Option<Span>,
+    signature_method: Option<Span>,
     signature: Option<zeroize::Zeroizing<Vec<u8>>>,
-    timestamp: Option<Vec<u8>>,
-    nonce: Option<Vec<u8>>,
-    version: Option<Vec<u8>>,
-    body_hash: Option<Vec<u8>>,
+    timestamp: Option<Span>,
+    nonce: Option<Span>,
+    version: Option<Span>,
+    body_hash: Option<Span>,
 }
 
 impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
@@ -891,18 +893,20 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         now: Timestamp,
     ) -> Result<Verified, VerifyError> {
         let (mut params, realm) = self.collect(request, authorization)?;
-        let mut protocol = find_protocol(&params)?;
+        let protocol = find_protocol(&params)?;
 
-        let (method, timestamp) = self.check_protocol(request, &protocol, now)?;
+        let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
         let window = self.policy.timestamp_window;
 
         // 5. Signature, over the base string rebuilt by the signing code.
-        let utf8 = |value: Option<Vec<u8>>, name: &str| {
-            String::from_utf8(value.unwrap_or_default())
+        let utf8 = |value: &Option<Span>, name: &str| {
+            let value = value.as_ref().map_or(&[][..], |span| params.at(span));
+            std::str::from_utf8(value)
+                .map(str::to_owned)
                 .map_err(|_| malformed(format!("{name} is not UTF-8")))
         };
-        let consumer_key = utf8(protocol.consumer_key.take(), "oauth_consumer_key")?;
-        let token = Some(utf8(protocol.token.take(), "oauth_token")?).filter(|t| !t.is_empty());
+        let consumer_key = utf8(&protocol.consumer_key, "oauth_consumer_key")?;
+        let token = Some(utf8(&protocol.token, "oauth_token")?).filter(|t| !t.is_empty());
         params.retain(|p| p.name != b"oauth_signature");
         let params = params.normalize();
         let base_string = request::build_base_string(request, &params).map_err(malformed)?;
@@ -924,7 +928,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 6. Body hash.
-        if let Some(sent) = &protocol.body_hash {
+        if let Some(sent) = protocol.body_hash.as_ref().map(|span| params.at(span)) {
             if request.has_form_body() {
                 return Err(VerifyError::BadBodyHash {
                     detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
@@ -940,7 +944,10 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 7. Nonce, last: only an authentic request is recorded.
-        let nonce = protocol.nonce.as_deref().unwrap_or_default();
+        let nonce = protocol
+            .nonce
+            .as_ref()
+            .map_or(&[][..], |span| params.at(span));
         let key = NonceKey {
             consumer_key: &consumer_key,
             token: token.as_deref(),
@@ -966,6 +973,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     fn check_protocol(
         &self,
         request: &Request<'_>,
+        params: &Parameters,
         protocol: &Protocol,
         now: Timestamp,
     ) -> Result<(SignatureMethod, Timestamp), VerifyError> {
@@ -994,21 +1002,18 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         if !missing.is_empty() {
             return Err(VerifyError::MissingParameters { names: missing });
         }
-        let text = |value: &Option<Vec<u8>>| {
-            String::from_utf8_lossy(value.as_deref().unwrap_or_default()).into_owned()
-        };
+        let value = |span: &Option<Span>| span.as_ref().map_or(&[][..], |span| params.at(span));
+        let text = |span: &Option<Span>| String::from_utf8_lossy(value(span)).into_owned();
 
         // 2. Version.
-        if let Some(version) = &protocol.version {
-            if version != b"1.0" {
-                return Err(VerifyError::BadVersion {
-                    version: text(&protocol.version),
-                });
-            }
+        if protocol.version.is_some() && value(&protocol.version) != b"1.0" {
+            return Err(VerifyError::BadVersion {
+                version: text(&protocol.version),
+            });
         }
 
         // 3. Signature method.
-        let method = std::str::from_utf8(protocol.signature_method.as_deref().unwrap_or_default())
+        let method = std::str::from_utf8(value(&protocol.signature_method))
             .ok()
             .and_then(|m| m.parse::<SignatureMethod>().ok())
             .filter(|m| self.policy.methods.contains(m))
@@ -1024,7 +1029,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 4. Timestamp.
-        let timestamp = std::str::from_utf8(protocol.timestamp.as_deref().unwrap_or_default())
+        let timestamp = std::str::from_utf8(value(&protocol.timestamp))
             .ok()
             .and_then(|t| t.parse::<Timestamp>().ok())
             .ok_or_else(|| VerifyError::Malformed {
@@ -1117,9 +1122,13 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         } else {
             let expected = sign::hmac_digest(method, &key, base_string)
                 .map_err(|e| VerifyError::Store(StoreError::new(e.to_string())))?;
-            // Strict base64: canonical padding, no trailing bits; anything else cannot match.
-            let sent = BASE64.decode(signature).unwrap_or_default();
-            expected.ct_eq(&sent)
+            // Strict base64: canonical padding, no trailing bits; anything else cannot match,
+            // nor can anything longer than the longest digest (64 bytes in 88 characters).
+            let mut sent = [0u8; 66];
+            let sent = BASE64
+                .decode_slice(signature, &mut sent)
+                .map_or(&[][..], |len| &sent[..len]);
+            expected.ct_eq(sent)
         };
         Ok(known && bool::from(matches))
     }
@@ -1154,8 +1163,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     }
 }
 
-/// Finds the transport that carries the `oauth_*` parameters (exactly one may) and copies
-/// them out, refusing duplicates.
+/// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
+/// values are, refusing duplicates.
 fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
     let mut transport: Option<Source> = None;
     for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
@@ -1178,21 +1187,14 @@ fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
             Some(_) => {}
         }
     }
-    // Every protocol parameter once, extensions included.
-    let mut names: Vec<&[u8]> = params
-        .iter()
-        .filter(|p| p.name.starts_with(b"oauth_"))
-        .map(|p| p.name)
-        .collect();
-    names.sort_unstable();
-    if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
-        return Err(VerifyError::DuplicateParameter {
-            name: String::from_utf8_lossy(pair[0]).into_owned(),
-        });
-    }
 
+    // Every protocol parameter once, extensions included: a known one twice fills its slot
+    // twice; the others (oauth_callback, oauth_verifier, extensions, rare) are sorted to find
+    // a repeat. The first repeat in name order is the one reported.
     let mut protocol = Protocol::default();
-    for p in params.iter() {
+    let mut repeated: Option<&[u8]> = None;
+    let mut others: Vec<&[u8]> = Vec::new();
+    for (p, span) in params.with_value_spans() {
         let slot = match p.name {
             b"oauth_consumer_key" => &mut protocol.consumer_key,
             b"oauth_token" => &mut protocol.token,
@@ -1202,16 +1204,39 @@ fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
             b"oauth_version" => &mut protocol.version,
             b"oauth_body_hash" => &mut protocol.body_hash,
             b"oauth_signature" => {
+                if protocol.signature.is_some() {
+                    repeated = Some(first_of(repeated, p.name));
+                }
                 protocol.signature = Some(zeroize::Zeroizing::new(p.value.to_vec()));
                 continue;
             }
-            // Other parameters (oauth_callback, oauth_verifier, extensions, and the request's
-            // own) are signed like the rest.
+            name if name.starts_with(b"oauth_") => {
+                others.push(name);
+                continue;
+            }
+            // The request's own parameters are signed like the rest.
             _ => continue,
         };
-        *slot = Some(p.value.to_vec());
+        if slot.is_some() {
+            repeated = Some(first_of(repeated, p.name));
+        }
+        *slot = Some(span);
     }
-    Ok(protocol)
+    others.sort_unstable();
+    if let Some(pair) = others.windows(2).find(|pair| pair[0] == pair[1]) {
+        repeated = Some(first_of(repeated, pair[0]));
+    }
+    match repeated {
+        Some(name) => Err(VerifyError::DuplicateParameter {
+            name: String::from_utf8_lossy(name).into_owned(),
+        }),
+        None => Ok(protocol),
+    }
+}
+
+/// The first in byte order of `name` and the name found so far, if any.
+fn first_of<'a>(found: Option<&'a [u8]>, name: &'a [u8]) -> &'a [u8] {
+    found.map_or(name, |found| found.min(name))
 }
 
 fn malformed(detail: impl fmt::Display) -> VerifyError {
