@@ -387,14 +387,14 @@ impl<'a> Counted<'a> {
     }
 }
 
-/// Writes text and encodings into a buffer made at its final length up front (the base
-/// string's or the header's, computed first), with no capacity check per piece. `once` stores
-/// each escaped byte's whole table entry in place and moves on by the encoding's length, so
-/// that nothing passes through the stack (a header may carry a PLAINTEXT signature). A length
-/// given too short still gives the right text; the buffer then grows.
+/// Writes text and encodings into a buffer made with room for its final length up front (the
+/// base string's or the header's, computed first), so that it never moves. `once` stores each
+/// escaped byte's whole table entry in place and moves on by the encoding's length, so that
+/// nothing passes through the stack (a header may carry a PLAINTEXT signature); only the room
+/// a block may need is zeroed for that. A length given too short still gives the right text:
+/// the buffer then grows.
 pub(crate) struct Writer {
     buf: Vec<u8>,
-    at: usize,
 }
 
 /// Room past the end for the last table entry written whole.
@@ -404,26 +404,14 @@ impl Writer {
     /// A writer for `len` bytes.
     pub(crate) fn with_len(len: usize) -> Self {
         Writer {
-            buf: vec![0; len + SLACK],
-            at: 0,
+            buf: Vec::with_capacity(len + SLACK),
         }
-    }
-
-    /// Makes room for `n` more bytes and returns it.
-    #[inline]
-    fn room(&mut self, n: usize) -> &mut [u8] {
-        let end = self.at + n;
-        if self.buf.len() < end {
-            self.buf.resize(end + SLACK, 0);
-        }
-        &mut self.buf[self.at..end]
     }
 
     /// Writes `bytes` as they are.
     #[inline]
     pub(crate) fn raw(&mut self, bytes: &[u8]) {
-        self.room(bytes.len()).copy_from_slice(bytes);
-        self.at += bytes.len();
+        self.buf.extend_from_slice(bytes);
     }
 
     /// Writes `enc(bytes)`.
@@ -431,7 +419,7 @@ impl Writer {
         if short_and_clean(bytes) {
             self.raw(bytes);
         } else {
-            self.encode(bytes, &ONCE);
+            self.encode_once(bytes);
         }
     }
 
@@ -440,7 +428,7 @@ impl Writer {
         if counted.escapes == 0 {
             self.raw(counted.bytes);
         } else {
-            self.encode(counted.bytes, &ONCE);
+            self.encode_once(counted.bytes);
         }
     }
 
@@ -455,20 +443,24 @@ impl Writer {
         });
     }
 
-    /// Writes `bytes` encoded with `table`: runs of clean blocks copied, the rest a table entry
-    /// a byte.
-    fn encode<const W: usize>(&mut self, bytes: &[u8], table: &[[u8; W]; 256]) {
+    /// Writes `enc(bytes)`: runs of clean blocks copied, the rest a table entry a byte.
+    fn encode_once(&mut self, bytes: &[u8]) {
+        const W: usize = 4;
         let mut rest = bytes;
         while !rest.is_empty() {
             let clean = clean_blocks(rest);
             self.raw(&rest[..clean]);
             let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
-            // In place while there is room for a whole entry; only a buffer made too short
-            // for its text has bytes left over for the growing loop.
-            let out = &mut self.buf[self.at..];
+            // In place, in zeroed room for the block at its longest (3 bytes a byte) and a
+            // whole entry, within the capacity; past it (a length given too short), the rest
+            // of the block is appended escape by escape.
+            let start = self.buf.len();
+            let room = (start + 3 * block.len() + W).min(self.buf.capacity());
+            self.buf.resize(room.max(start), 0);
+            let out = &mut self.buf[start..];
             let (mut n, mut done) = (0, 0);
             for &b in block {
-                let entry = &table[usize::from(b)];
+                let entry = &ONCE[usize::from(b)];
                 let Some(slot) = out.get_mut(n..n + W) else {
                     break;
                 };
@@ -476,11 +468,11 @@ impl Writer {
                 n += usize::from(entry[W - 1]);
                 done += 1;
             }
-            self.at += n;
+            self.buf.truncate(start + n);
             for &b in &block[done..] {
-                let entry = &table[usize::from(b)];
-                self.room(W).copy_from_slice(entry);
-                self.at += usize::from(entry[W - 1]);
+                let entry = &ONCE[usize::from(b)];
+                self.buf
+                    .extend_from_slice(&entry[..usize::from(entry[W - 1])]);
             }
             rest = tail;
         }
@@ -488,12 +480,11 @@ impl Writer {
 
     /// The number of bytes written.
     pub(crate) fn len(&self) -> usize {
-        self.at
+        self.buf.len()
     }
 
     /// The text written.
-    pub(crate) fn finish(mut self) -> Vec<u8> {
-        self.buf.truncate(self.at);
+    pub(crate) fn finish(self) -> Vec<u8> {
         self.buf
     }
 }

@@ -300,8 +300,8 @@ impl Parameters {
     }
 
     /// The parameters in the order they were collected, each with where its value lies in the
-    /// buffer: neither [`Parameters::retain`] (for the others than those it takes out) nor
-    /// [`Parameters::normalize`] moves it.
+    /// buffer, which stays put through [`Parameters::normalize`], and through
+    /// [`Parameters::retain`] for the parameters it keeps.
     pub(crate) fn with_value_spans(&self) -> impl Iterator<Item = (Parameter<'_>, Span)> + '_ {
         (self.entries.iter()).map(|e| (self.parameter(e), e.name_end..e.value_end))
     }
@@ -362,8 +362,8 @@ impl Normalized {
         self.0.iter()
     }
 
-    /// The parameters from `source` in normalized order, their names and values counted: from
-    /// the entry's count when it has nothing to escape.
+    /// The parameters from `source` in normalized order, their names and values counted (with
+    /// no pass over a clean pair's bytes).
     pub(crate) fn counted_from(
         &self,
         source: Source,
