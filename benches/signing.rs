@@ -21,87 +21,15 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hmac::{Hmac, Mac};
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
-use oauth1_signer::{encode, Consumer, Nonce, Request, Signer, Timestamp, Token};
-use serde::Deserialize;
+use oauth1_signer::verify::{MemoryNonceStore, Verifier};
+use oauth1_signer::{encode, Request};
 use sha1::Sha1;
-use url::Url;
 
-#[derive(Deserialize)]
-struct Case {
-    method: String,
-    url: String,
-    #[serde(default)]
-    body: Option<String>,
-    consumer_key: String,
-    consumer_secret: String,
-    token: String,
-    token_secret: String,
-    nonce: String,
-    timestamp: String,
-    expected: Expected,
-}
+mod common;
 
-#[derive(Deserialize)]
-struct Expected {
-    signature: String,
-}
-
-/// One signing workload, with everything a contender may prepare before the clock starts.
-struct Workload {
-    name: &'static str,
-    case: Case,
-    url: Url,
-    signer: Signer,
-    nonce: Nonce,
-    timestamp: Timestamp,
-}
+use common::Workload;
 
 impl Workload {
-    fn load(name: &'static str, file: &str, case_name: &str) -> Self {
-        let path = format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("fixture file");
-        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("fixture JSON");
-        let case = cases
-            .into_iter()
-            .find(|c| c["name"] == case_name)
-            .expect("the workload's case");
-        let case: Case = serde_json::from_value(case).expect("a signed case with a token");
-        let signer = Signer::new(Consumer::new(
-            case.consumer_key.as_str(),
-            case.consumer_secret.as_str(),
-        ))
-        .with_token(Token::new(case.token.as_str(), case.token_secret.as_str()));
-        let w = Workload {
-            name,
-            url: Url::parse(&case.url).expect("URL"),
-            nonce: Nonce::new(case.nonce.as_str()).expect("nonce"),
-            timestamp: Timestamp::new(case.timestamp.parse().expect("timestamp")),
-            signer,
-            case,
-        };
-        let ours = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
-        assert_eq!(
-            ours.signature().as_str(),
-            w.case.expected.signature,
-            "{name}: the crate's signature"
-        );
-        w
-    }
-
-    fn body(&self) -> &[u8] {
-        self.case.body.as_deref().unwrap_or("").as_bytes()
-    }
-
-    fn request(&self) -> Request<'_> {
-        let request = Request::from_url(&self.case.method, &self.url).expect("request");
-        if self.case.body.is_some() {
-            request.with_form_body(self.body())
-        } else {
-            request
-        }
-    }
-
     /// The floor's inputs: the finished base string and key.
     fn base_string_and_key(&self) -> (String, Vec<u8>) {
         let signed = self
@@ -175,11 +103,7 @@ fn peer_signs_correctly(w: &Workload) -> bool {
 }
 
 fn signing(c: &mut Criterion) {
-    let workloads = [
-        Workload::load("W1", "published.json", "x-api-creating-a-signature"),
-        Workload::load("W2", "bench.json", "bench-w2-get-50-query-parameters"),
-        Workload::load("W3", "bench.json", "bench-w3-post-64-kib-form-body"),
-    ];
+    let workloads = [common::w1(), common::w2(), common::w3()];
     for w in &workloads {
         let mut group = c.benchmark_group(w.name);
         let (base_string, key) = w.base_string_and_key();
@@ -236,33 +160,6 @@ fn signing(c: &mut Criterion) {
     }
 }
 
-/// 1 MiB of mixed text: 30% spaces and reserved characters, 5% multi-byte UTF-8, the rest
-/// letters and digits (a fixed pseudo-random sequence).
-fn mixed_text(len: usize) -> Vec<u8> {
-    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    const RESERVED: &[u8] = b"      !#$&'()*+,/:;=?@[]%~-._";
-    const MULTI: [&str; 6] = ["é", "ü", "Ж", "中", "€", "😀"];
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut out = Vec::with_capacity(len + 4);
-    while out.len() < len {
-        let r = next();
-        let pick = usize::try_from(r >> 40).unwrap();
-        match r % 100 {
-            0..30 => out.push(RESERVED[pick % RESERVED.len()]),
-            30..35 => out.extend_from_slice(MULTI[pick % MULTI.len()].as_bytes()),
-            _ => out.push(LETTERS[pick % LETTERS.len()]),
-        }
-    }
-    out.truncate(len);
-    out
-}
-
 /// RFC 3986 unreserved: everything else is encoded.
 const RFC3986: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'-')
@@ -275,7 +172,7 @@ fn encoding(c: &mut Criterion) {
     let letters: Vec<u8> = (0..MIB)
         .map(|i| b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 52])
         .collect();
-    let mixed = mixed_text(MIB);
+    let mixed = common::mixed_text(MIB);
     let mut group = c.benchmark_group("W4");
     group.throughput(Throughput::Bytes(MIB as u64));
     for (name, input) in [("letters", &letters), ("mixed", &mixed)] {
@@ -316,26 +213,9 @@ fn encoding(c: &mut Criterion) {
 const POOL: usize = 4096;
 
 fn verifying(c: &mut Criterion) {
-    let w = Workload::load("W5", "published.json", "x-api-creating-a-signature");
-    let headers: Vec<String> = (0..POOL)
-        .map(|i| {
-            let nonce = Nonce::new(format!("{}{i:06}", &w.case.nonce[..36])).unwrap();
-            w.signer
-                .sign(&w.request(), &nonce, w.timestamp)
-                .unwrap()
-                .authorization()
-        })
-        .collect();
-    let mut credentials = MemoryCredentials::new();
-    credentials.add_consumer(
-        w.case.consumer_key.as_str(),
-        w.case.consumer_secret.as_str(),
-    );
-    credentials.add_token(
-        w.case.consumer_key.as_str(),
-        w.case.token.as_str(),
-        w.case.token_secret.as_str(),
-    );
+    let w = common::w1();
+    let headers = w.headers(POOL);
+    let credentials = w.credentials();
     let request = w.request();
     {
         let verifier = Verifier::new(&credentials, MemoryNonceStore::new());

@@ -1,0 +1,156 @@
+//! The signing workloads, loaded from the fixtures and checked against their published or
+//! independently computed signatures: shared by the benchmarks.
+
+use oauth1_signer::verify::MemoryCredentials;
+use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+use serde::Deserialize;
+use url::Url;
+
+/// A request case of the fixtures (the fields the workloads use).
+#[derive(Deserialize)]
+pub struct Case {
+    pub method: String,
+    pub url: String,
+    #[serde(default)]
+    pub body: Option<String>,
+    pub consumer_key: String,
+    pub consumer_secret: String,
+    pub token: String,
+    pub token_secret: String,
+    pub nonce: String,
+    pub timestamp: String,
+    pub expected: Expected,
+}
+
+#[derive(Deserialize)]
+pub struct Expected {
+    pub signature: String,
+}
+
+/// One signing workload, with everything a contender may prepare before the clock starts.
+pub struct Workload {
+    pub name: &'static str,
+    pub case: Case,
+    pub url: Url,
+    pub signer: Signer,
+    pub nonce: Nonce,
+    pub timestamp: Timestamp,
+}
+
+/// W1: the X API "Creating a signature" request.
+pub fn w1() -> Workload {
+    Workload::load("W1", "published.json", "x-api-creating-a-signature")
+}
+
+/// W2: a GET with 50 query parameters of mixed text.
+pub fn w2() -> Workload {
+    Workload::load("W2", "bench.json", "bench-w2-get-50-query-parameters")
+}
+
+/// W3: a POST with a 64 KiB form body of mixed text.
+pub fn w3() -> Workload {
+    Workload::load("W3", "bench.json", "bench-w3-post-64-kib-form-body")
+}
+
+impl Workload {
+    /// Loads the case and checks the crate's signature of it against the fixture's.
+    pub fn load(name: &'static str, file: &str, case_name: &str) -> Self {
+        let path = format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("fixture file");
+        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("fixture JSON");
+        let case = cases
+            .into_iter()
+            .find(|c| c["name"] == case_name)
+            .expect("the workload's case");
+        let case: Case = serde_json::from_value(case).expect("a signed case with a token");
+        let signer = Signer::new(Consumer::new(
+            case.consumer_key.as_str(),
+            case.consumer_secret.as_str(),
+        ))
+        .with_token(Token::new(case.token.as_str(), case.token_secret.as_str()));
+        let w = Workload {
+            name,
+            url: Url::parse(&case.url).expect("URL"),
+            nonce: Nonce::new(case.nonce.as_str()).expect("nonce"),
+            timestamp: Timestamp::new(case.timestamp.parse().expect("timestamp")),
+            signer,
+            case,
+        };
+        let ours = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
+        assert_eq!(
+            ours.signature().as_str(),
+            w.case.expected.signature,
+            "{name}: the crate's signature"
+        );
+        w
+    }
+
+    pub fn body(&self) -> &[u8] {
+        self.case.body.as_deref().unwrap_or("").as_bytes()
+    }
+
+    pub fn request(&self) -> Request<'_> {
+        let request = Request::from_url(&self.case.method, &self.url).expect("request");
+        if self.case.body.is_some() {
+            request.with_form_body(self.body())
+        } else {
+            request
+        }
+    }
+
+    /// `count` Authorization headers for the request, each with its own nonce, for a nonce
+    /// store that sees a new nonce every time.
+    pub fn headers(&self, count: usize) -> Vec<String> {
+        (0..count)
+            .map(|i| {
+                let nonce = Nonce::new(format!("{}{i:06}", &self.case.nonce[..36])).unwrap();
+                self.signer
+                    .sign(&self.request(), &nonce, self.timestamp)
+                    .unwrap()
+                    .authorization()
+            })
+            .collect()
+    }
+
+    /// A credential store that knows the case's consumer and token.
+    pub fn credentials(&self) -> MemoryCredentials {
+        let mut credentials = MemoryCredentials::new();
+        credentials.add_consumer(
+            self.case.consumer_key.as_str(),
+            self.case.consumer_secret.as_str(),
+        );
+        credentials.add_token(
+            self.case.consumer_key.as_str(),
+            self.case.token.as_str(),
+            self.case.token_secret.as_str(),
+        );
+        credentials
+    }
+}
+
+/// 1 MiB of mixed text: 30% spaces and reserved characters, 5% multi-byte UTF-8, the rest
+/// letters and digits (a fixed pseudo-random sequence).
+pub fn mixed_text(len: usize) -> Vec<u8> {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const RESERVED: &[u8] = b"      !#$&'()*+,/:;=?@[]%~-._";
+    const MULTI: [&str; 6] = ["é", "ü", "Ж", "中", "€", "😀"];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::with_capacity(len + 4);
+    while out.len() < len {
+        let r = next();
+        let pick = usize::try_from(r >> 40).unwrap();
+        match r % 100 {
+            0..30 => out.push(RESERVED[pick % RESERVED.len()]),
+            30..35 => out.extend_from_slice(MULTI[pick % MULTI.len()].as_bytes()),
+            _ => out.push(LETTERS[pick % LETTERS.len()]),
+        }
+    }
+    out.truncate(len);
+    out
+}
