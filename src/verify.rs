@@ -220,7 +220,8 @@ impl<T: CredentialStore + ?Sized> CredentialStore for Arc<T> {
 #[derive(Clone, Debug, Default)]
 pub struct MemoryCredentials {
     consumers: HashMap<String, Secret>,
-    tokens: HashMap<(String, String), Secret>,
+    /// Token secrets by consumer key, then token: looked up without making a key.
+    tokens: HashMap<String, HashMap<String, Secret>>,
     #[cfg(feature = "rsa")]
     public_keys: HashMap<String, crate::PublicKey>,
 }
@@ -245,7 +246,9 @@ impl MemoryCredentials {
         secret: impl Into<Secret>,
     ) {
         self.tokens
-            .insert((consumer_key.into(), token.into()), secret.into());
+            .entry(consumer_key.into())
+            .or_default()
+            .insert(token.into(), secret.into());
     }
 
     /// Adds (or replaces) the RSA public key of a consumer.
@@ -263,7 +266,8 @@ impl CredentialStore for MemoryCredentials {
     fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
         Ok(self
             .tokens
-            .get(&(consumer_key.to_owned(), token.to_owned()))
+            .get(consumer_key)
+            .and_then(|tokens| tokens.get(token))
             .cloned())
     }
 

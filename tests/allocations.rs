@@ -46,3 +46,57 @@ fn signing_the_x_api_sample_allocates_at_most_three_times() {
     });
     assert_eq!(count, 1, "parsing the URL is one string");
 }
+
+/// W5 of the benchmarks: verifying the X API sample, each request with its own nonce.
+#[test]
+fn verifying_the_x_api_sample_allocates_at_most_thirteen_times() {
+    use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+
+    let (consumer_key, consumer_secret) = (
+        "xvz1evFS4wEEPTGEFPHBog",
+        "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+    );
+    let (token, token_secret) = (
+        "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+        "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+    );
+    let signer = Signer::new(Consumer::new(consumer_key, consumer_secret))
+        .with_token(Token::new(token, token_secret));
+    let url = Url::parse("https://api.twitter.com/1.1/statuses/update.json?include_entities=true")
+        .unwrap();
+    let request = Request::from_url("POST", &url).unwrap().with_form_body(
+        b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+    );
+    let timestamp = Timestamp::new(1_318_622_958);
+    let header = |nonce: &str| {
+        let nonce = Nonce::new(nonce).unwrap();
+        signer
+            .sign(&request, &nonce, timestamp)
+            .unwrap()
+            .authorization()
+    };
+    let (first, second) = (
+        header("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg"),
+        header("n2"),
+    );
+    let mut credentials = MemoryCredentials::new();
+    credentials.add_consumer(consumer_key, consumer_secret);
+    credentials.add_token(consumer_key, token, token_secret);
+    let verifier = Verifier::new(credentials, MemoryNonceStore::new());
+    // The nonce store's first entry makes its table.
+    verifier
+        .verify_at(&request, Some(&first), timestamp)
+        .unwrap();
+
+    let (request_ok, count) = allocations(|| {
+        verifier
+            .verify_at(&request, Some(&second), timestamp)
+            .unwrap()
+    });
+    assert_eq!(request_ok.consumer_key(), consumer_key);
+    // The header's names, values and their ends (3); the parameters and their index (2); the
+    // signature's copy (1); the consumer key and token returned (2); the base string (1); the
+    // two secrets the store hands out and the key made of them (3); the nonce's key in the
+    // store (1).
+    assert!(count <= 13, "{count} allocations to verify");
+}
