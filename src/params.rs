@@ -196,11 +196,12 @@ impl Parameters {
         text: &[u8],
         decoding: Decoding,
     ) -> Result<(), DecodeError> {
-        // Pairs split at `&`, the name at the first `=`; each name and value decoded into room
+        // One pass: pairs split at `&`, the name at the first `=`, decoded on the way into room
         // made up front (decoding never lengthens), then trimmed.
         let base = self.bytes.len();
         self.bytes.resize(base + text.len(), 0);
         let out = &mut self.bytes[base..];
+        let error = |at| encode::escape_error(text, at);
         let mut n = 0;
         let mut i = 0;
         while i < text.len() {
@@ -208,23 +209,25 @@ impl Parameters {
                 i += 1; // an empty pair
                 continue;
             }
-            let end = i + encode::run_until(&text[i..], |b| b == b'&');
-            let pair = &text[i..end];
-            let eq = pair.iter().position(|&b| b == b'=');
-            let (raw_name, raw_value) = match eq {
-                Some(eq) => (&pair[..eq], &pair[eq + 1..]),
-                None => (pair, &[][..]),
-            };
-            let name_start = n;
-            n += decode_piece(raw_name, &mut out[n..], decoding)
-                .map_err(|at| encode::escape_error(text, i + at))?;
+            let (name_start, pair_start) = (n, i);
+            (i, n) = decode_run::<true>(text, i, text.len(), out, n, decoding).map_err(error)?;
             let name_end = n;
-            let value_at = i + raw_name.len() + 1;
-            n += decode_piece(raw_value, &mut out[n..], decoding)
-                .map_err(|at| encode::escape_error(text, value_at + at))?;
-            // Unreserved bytes only, and as many as were written (no escape): the name and
-            // value are their own decoding and their own encoding.
-            let written = raw_name.len() + raw_value.len();
+            let has_value = text.get(i) == Some(&b'=');
+            if has_value {
+                let limit = (i + 1 + LONG_VALUE).min(text.len());
+                (i, n) =
+                    decode_run::<false>(text, i + 1, limit, out, n, decoding).map_err(error)?;
+                if i >= limit && text.get(i).is_some_and(|&b| b != b'&') {
+                    // A long value: the rest of it without a step that waits on the byte before.
+                    let end = i + encode::run_until(&text[i..], |b| b == b'&');
+                    n += decode_long(&text[i..end], &mut out[n..], decoding)
+                        .map_err(|at| error(i + at))?;
+                    i = end;
+                }
+            }
+            // Unreserved bytes only, and as many as were written (no escape, `=` aside): the
+            // name and value are their own decoding and their own encoding.
+            let written = i - pair_start - usize::from(has_value);
             let clean = written == n - name_start && encode::is_clean(&out[name_start..n]);
             self.entries.push(Entry {
                 source,
@@ -234,7 +237,6 @@ impl Parameters {
                 name_end: base + name_end,
                 value_end: base + n,
             });
-            i = end;
         }
         self.bytes.truncate(base + n);
         Ok(())
@@ -327,46 +329,68 @@ impl Parameters {
     }
 }
 
-/// The length from which a name or value is decoded without a step that waits on the byte
-/// before (below it, moving on by the escape's length costs less).
-const LONG_PIECE: usize = 128;
+/// The part of a value decoded byte by byte; the rest of a longer one goes to [`decode_long`].
+const LONG_VALUE: usize = 128;
 
-/// Decodes a name or value (no `&`, and for a name no `=`) into `out`, which is at least as
-/// long, returning the decoded length, or the offset of the first malformed escape.
-///
-/// Each byte is decoded as if it began a `%XX` or a literal, written at the output's end, and
-/// the end moves on only where a byte does begin one: not one or two bytes after a `%` (the
-/// hex digits of a well-formed escape are never `%`; a malformed one fails the whole piece).
-/// So the loop has no branch on the kind of byte and no step that waits on the byte before,
-/// which mixed text, a `%` every few bytes, would otherwise pay for.
-#[allow(clippy::needless_bitwise_bool)] // no branch per byte
-#[inline]
-fn decode_piece(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
-    let (literal, escapes) = match decoding {
+/// What each byte stands for outside an escape, and whether escapes are decoded.
+fn literals_of(decoding: Decoding) -> (&'static [u8; 256], bool) {
+    match decoding {
         Decoding::Form => (&FORM_LITERAL, true),
         Decoding::KeepPlus => (&IDENTITY, true),
         Decoding::Raw => (&IDENTITY, false),
-    };
-    let hex = |j: usize| encode::HEX_VALUE[usize::from(text.get(j).copied().unwrap_or(0))];
-    if text.len() < LONG_PIECE {
-        // Byte by byte, moving on by the escape's length.
-        let (mut i, mut n) = (0, 0);
-        while let (Some(&b), Some(slot)) = (text.get(i), out.get_mut(n)) {
-            let escape = escapes & (b == b'%');
-            let (hi, lo) = (hex(i + 1), hex(i + 2));
-            if escape & ((hi | lo) > 15) {
-                return Err(i);
-            }
-            *slot = if escape {
-                hi << 4 | lo
-            } else {
-                literal[usize::from(b)]
-            };
-            n += 1;
-            i += 1 + 2 * usize::from(escape);
-        }
-        return Ok(n);
     }
+}
+
+/// Decodes `text` from `i` into `out` from `n`, byte by byte, until `&`, `=` for a `NAME`, the
+/// end, or `limit`; returns where it stopped in both, or the offset of a malformed escape.
+/// Escapes and literals go through table lookups and a select rather than a branch per kind of
+/// byte, which mixed text would mispredict often; the separators branch.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+#[inline]
+fn decode_run<const NAME: bool>(
+    text: &[u8],
+    mut i: usize,
+    limit: usize,
+    out: &mut [u8],
+    mut n: usize,
+    decoding: Decoding,
+) -> Result<(usize, usize), usize> {
+    let (literal, escapes) = literals_of(decoding);
+    let hex = |j: usize| encode::HEX_VALUE[usize::from(text.get(j).copied().unwrap_or(0))];
+    // Bytes start no further than `limit`; an escape's hex digits may lie past it.
+    let starts = text.get(..limit).unwrap_or(text);
+    while i < starts.len() && n < out.len() {
+        let b = starts[i];
+        if b == b'&' || (NAME && b == b'=') {
+            break;
+        }
+        let escape = escapes & (b == b'%');
+        let (hi, lo) = (hex(i + 1), hex(i + 2));
+        if escape & ((hi | lo) > 15) {
+            return Err(i);
+        }
+        out[n] = if escape {
+            hi << 4 | lo
+        } else {
+            literal[usize::from(b)]
+        };
+        n += 1;
+        i += if escape { 3 } else { 1 };
+    }
+    Ok((i, n))
+}
+
+/// Decodes the rest of a long value (no `&`) into `out`, which is at least as long, returning
+/// the decoded length, or the offset of the first malformed escape.
+///
+/// Each byte is decoded as if it began a `%XX` or a literal, written at the output's end, and
+/// the end moves on only where a byte does begin one: not one or two bytes after a `%` (the
+/// hex digits of a well-formed escape are never `%`; a malformed one fails the whole value).
+/// So the loop has no branch on the kind of byte and no step that waits on the byte before,
+/// which mixed text, a `%` every few bytes, would otherwise pay for.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
+    let (literal, escapes) = literals_of(decoding);
     // Whether the byte one or two before is a `%`; whether an escape was malformed.
     let (mut after1, mut after2, mut malformed) = (false, false, false);
     let mut n = 0;
@@ -396,6 +420,7 @@ fn decode_piece(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize
     }
     if malformed {
         // The first malformed escape, found again (what was written is dropped).
+        let hex = |j: usize| encode::HEX_VALUE[usize::from(text.get(j).copied().unwrap_or(0))];
         let bad = |j: usize| text[j] == b'%' && (hex(j + 1) | hex(j + 2)) > 15;
         return Err((0..text.len()).find(|&j| bad(j)).unwrap_or_default());
     }
@@ -641,43 +666,45 @@ mod tests {
     }
 
     #[test]
-    fn pieces_long_and_short_decode_as_the_reference_does_and_fail_at_the_same_byte() {
+    fn values_long_and_short_decode_as_the_reference_does_and_fail_at_the_same_byte() {
         // Every length across the switch to the long loop, from clean to all escapes, with
-        // the pattern shifted so that escapes fall on every position; and malformed escapes
-        // placed anywhere, including at the end.
+        // the pattern shifted so that escapes fall on every position and across the switch;
+        // and malformed escapes placed anywhere, including at the end.
         let patterns: [&[u8]; 5] = [b"abc", b"a%20b+", b"%41%7e%FF", b"%2", b"x%zz%41"];
         let mut long = 0;
         for pattern in patterns {
             for len in (0..=140).chain([255, 256, 600]) {
                 for shift in 0..pattern.len() {
-                    let text: Vec<u8> = pattern
+                    let value: Vec<u8> = pattern
                         .iter()
                         .cycle()
                         .skip(shift)
                         .take(len)
                         .copied()
                         .collect();
+                    let text = [&b"n=v&name="[..], &value, b"&z=1"].concat();
                     for decoding in [Decoding::Form, Decoding::KeepPlus, Decoding::Raw] {
-                        let mut out = vec![0; text.len()];
-                        let got = decode_piece(&text, &mut out, decoding);
-                        let want: Result<Vec<u8>, usize> = match decoding {
-                            Decoding::Form => encode::decode_form(&text)
-                                .map(std::borrow::Cow::into_owned)
+                        let mut params = Parameters::new();
+                        let got = params
+                            .extend_decoded(Source::Query, &text, decoding)
+                            .map(|()| params.iter().nth(1).map(|p| p.value.to_vec()))
+                            .map_err(|e| e.offset() - 9);
+                        let want = match decoding {
+                            Decoding::Form => encode::decode_form(&value)
+                                .map(|d| Some(d.into_owned()))
                                 .map_err(|e| e.offset()),
-                            Decoding::KeepPlus => encode::decode(&text)
-                                .map(std::borrow::Cow::into_owned)
+                            Decoding::KeepPlus => encode::decode(&value)
+                                .map(|d| Some(d.into_owned()))
                                 .map_err(|e| e.offset()),
-                            Decoding::Raw => Ok(text.clone()),
+                            Decoding::Raw => Ok(Some(value.clone())),
                         };
-                        let got = got.map(|n| out[..n].to_vec());
-                        assert_eq!(
-                            got,
-                            want,
-                            "{:?} {decoding:?}",
-                            text.escape_ascii().to_string()
-                        );
+                        let shown = value.escape_ascii().to_string();
+                        assert_eq!(got, want, "{shown:?} {decoding:?}");
+                        if got.is_ok() {
+                            assert_eq!(params.len(), 3, "{shown:?}");
+                        }
                     }
-                    long += usize::from(len >= LONG_PIECE);
+                    long += usize::from(len > LONG_VALUE);
                 }
             }
         }
