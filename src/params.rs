@@ -285,9 +285,10 @@ impl Parameters {
         (self.entries.iter()).map(|e| (self.parameter(e), e.name_end..e.value_end))
     }
 
-    /// The bytes at `span` (from [`Parameters::with_value_spans`]).
-    pub(crate) fn at(&self, span: &Span) -> &[u8] {
-        self.bytes.get(span.clone()).unwrap_or_default()
+    /// The bytes at `span` (from [`Parameters::with_value_spans`]); none for no span.
+    pub(crate) fn at(&self, span: Option<&Span>) -> &[u8] {
+        span.and_then(|span| self.bytes.get(span.clone()))
+            .unwrap_or_default()
     }
 
     fn parameter(&self, entry: &Entry) -> Parameter<'_> {
@@ -458,8 +459,9 @@ impl Normalized {
             })
     }
 
-    /// The bytes at `span` (from [`Parameters::with_value_spans`] before normalizing).
-    pub(crate) fn at(&self, span: &Span) -> &[u8] {
+    /// The bytes at `span` (from [`Parameters::with_value_spans`] before normalizing); none
+    /// for no span.
+    pub(crate) fn at(&self, span: Option<&Span>) -> &[u8] {
         self.0.at(span)
     }
 

@@ -903,14 +903,13 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let window = self.policy.timestamp_window;
 
         // 5. Signature, over the base string rebuilt by the signing code.
-        let utf8 = |value: &Option<Span>, name: &str| {
-            let value = value.as_ref().map_or(&[][..], |span| params.at(span));
-            std::str::from_utf8(value)
+        let utf8 = |span: Option<&Span>, name: &str| {
+            std::str::from_utf8(params.at(span))
                 .map(str::to_owned)
                 .map_err(|_| malformed(format!("{name} is not UTF-8")))
         };
-        let consumer_key = utf8(&protocol.consumer_key, "oauth_consumer_key")?;
-        let token = Some(utf8(&protocol.token, "oauth_token")?).filter(|t| !t.is_empty());
+        let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
+        let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         params.retain(|p| p.name != b"oauth_signature");
         let params = params.normalize();
         let base_string = request::build_base_string(request, &params).map_err(malformed)?;
@@ -932,7 +931,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 6. Body hash.
-        if let Some(sent) = protocol.body_hash.as_ref().map(|span| params.at(span)) {
+        if protocol.body_hash.is_some() {
+            let sent = params.at(protocol.body_hash.as_ref());
             if request.has_form_body() {
                 return Err(VerifyError::BadBodyHash {
                     detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
@@ -948,10 +948,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 7. Nonce, last: only an authentic request is recorded.
-        let nonce = protocol
-            .nonce
-            .as_ref()
-            .map_or(&[][..], |span| params.at(span));
+        let nonce = params.at(protocol.nonce.as_ref());
         let key = NonceKey {
             consumer_key: &consumer_key,
             token: token.as_deref(),
@@ -1006,23 +1003,22 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         if !missing.is_empty() {
             return Err(VerifyError::MissingParameters { names: missing });
         }
-        let value = |span: &Option<Span>| span.as_ref().map_or(&[][..], |span| params.at(span));
-        let text = |span: &Option<Span>| String::from_utf8_lossy(value(span)).into_owned();
+        let text = |span: Option<&Span>| String::from_utf8_lossy(params.at(span)).into_owned();
 
         // 2. Version.
-        if protocol.version.is_some() && value(&protocol.version) != b"1.0" {
+        if protocol.version.is_some() && params.at(protocol.version.as_ref()) != b"1.0" {
             return Err(VerifyError::BadVersion {
-                version: text(&protocol.version),
+                version: text(protocol.version.as_ref()),
             });
         }
 
         // 3. Signature method.
-        let method = std::str::from_utf8(value(&protocol.signature_method))
+        let method = std::str::from_utf8(params.at(protocol.signature_method.as_ref()))
             .ok()
             .and_then(|m| m.parse::<SignatureMethod>().ok())
             .filter(|m| self.policy.methods.contains(m))
             .ok_or_else(|| VerifyError::UnsupportedSignatureMethod {
-                method: text(&protocol.signature_method),
+                method: text(protocol.signature_method.as_ref()),
                 accepted: self.policy.methods.clone(),
             })?;
         if method == SignatureMethod::Plaintext
@@ -1033,13 +1029,13 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 4. Timestamp.
-        let timestamp = std::str::from_utf8(value(&protocol.timestamp))
+        let timestamp = std::str::from_utf8(params.at(protocol.timestamp.as_ref()))
             .ok()
             .and_then(|t| t.parse::<Timestamp>().ok())
             .ok_or_else(|| VerifyError::Malformed {
                 detail: format!(
                     "oauth_timestamp \"{}\" is not a whole number of seconds since 1970",
-                    text(&protocol.timestamp).escape_default()
+                    text(protocol.timestamp.as_ref()).escape_default()
                 ),
             })?;
         let window = self.policy.timestamp_window;
