@@ -119,7 +119,8 @@ fn clean_blocks(bytes: &[u8]) -> usize {
     blocks.iter().take_while(|b| block_is_clean(b)).count() * BLOCK
 }
 
-/// Bytes examined at a time in short names and values.
+/// Bytes examined at a time by the tests on names, values and header text, which are mostly
+/// short.
 const CHUNK: usize = 16;
 
 /// The length of the leading run of bytes for which `stop` is false, found a chunk at a time
@@ -959,6 +960,27 @@ mod tests {
             }
         }
         assert_eq!(checked, 4 * 205);
+    }
+
+    #[test]
+    fn chunked_tests_agree_with_byte_by_byte_ones_at_every_length_and_position() {
+        // A dirty byte at every position of every length up to past four chunks, and none.
+        for len in 0..=70 {
+            for dirty_at in (0..len).map(Some).chain([None]) {
+                for dirty in [b'%', b' ', 0xff, b'&'] {
+                    let mut bytes = vec![b'a'; len];
+                    if let Some(at) = dirty_at {
+                        bytes[at] = dirty;
+                    }
+                    let clean = bytes.iter().all(|&b| is_unreserved(b));
+                    assert_eq!(is_clean(&bytes), clean, "{len} {dirty_at:?}");
+                    let first_amp = bytes.iter().position(|&b| b == b'&').unwrap_or(len);
+                    assert_eq!(run_until(&bytes, |b| b == b'&'), first_amp, "{len}");
+                    let escapes = bytes.iter().filter(|&&b| !is_unreserved(b)).count();
+                    assert_eq!(escaped_count(&bytes), escapes, "{len} {dirty_at:?}");
+                }
+            }
+        }
     }
 
     #[test]
