@@ -140,9 +140,8 @@ pub(crate) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize
         .unwrap_or(bytes.len() - run)
 }
 
-/// Whether every byte of `bytes` is unreserved, for names and values: a string shorter than a
-/// chunk byte by byte, a longer one a chunk at a time, the last chunk overlapping the one
-/// before.
+/// Whether every byte of `bytes` is unreserved: a string shorter than a chunk byte by byte, a
+/// longer one a chunk at a time, the last chunk overlapping the one before.
 #[inline]
 pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     if bytes.len() < CHUNK {
@@ -154,13 +153,6 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     }
     rest.is_empty()
         || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
-}
-
-/// Whether every byte of `bytes` is unreserved.
-#[inline]
-fn all_unreserved(bytes: &[u8]) -> bool {
-    let clean = clean_blocks(bytes);
-    bytes[clean..].iter().all(|&b| unreserved(b))
 }
 
 /// The `%XX` escape of a byte that is not unreserved.
@@ -637,7 +629,7 @@ impl fmt::Display for Encode<'_> {
 
 impl<'a> From<Encode<'a>> for Cow<'a, str> {
     fn from(encode: Encode<'a>) -> Self {
-        if all_unreserved(encode.rest) {
+        if is_clean(encode.rest) {
             Cow::Borrowed(ascii(encode.rest))
         } else {
             let mut out = String::new();
@@ -955,7 +947,7 @@ mod tests {
                 assert_eq!(encode(&input).collect::<String>(), want);
                 assert_eq!(Cow::from(encode(&input)), want);
                 assert_eq!(encoded_len(&input), want.len());
-                assert_eq!(all_unreserved(&input), want.len() == input.len());
+                assert_eq!(is_clean(&input), want.len() == input.len());
                 checked += 1;
             }
         }
