@@ -218,11 +218,16 @@ impl Parameters {
                 (i, n) =
                     decode_run::<false>(text, i + 1, limit, out, n, decoding).map_err(error)?;
                 if i >= limit && text.get(i).is_some_and(|&b| b != b'&') {
-                    // A long value: the rest of it without a step that waits on the byte before.
+                    // A long value: the rest of it a block at a time if it fills one.
                     let end = i + encode::run_until(&text[i..], |b| b == b'&');
-                    n += decode_long(&text[i..end], &mut out[n..], decoding)
-                        .map_err(|at| error(i + at))?;
-                    i = end;
+                    if end - i >= BLOCK {
+                        n += decode_long(&text[i..end], &mut out[n..], decoding)
+                            .map_err(|at| error(i + at))?;
+                        i = end;
+                    } else {
+                        (i, n) =
+                            decode_run::<false>(text, i, end, out, n, decoding).map_err(error)?;
+                    }
                 }
             }
             // Unreserved bytes only, and as many as were written (no escape, `=` aside): the
@@ -330,8 +335,9 @@ impl Parameters {
     }
 }
 
-/// The part of a value decoded byte by byte; the rest of a longer one goes to [`decode_long`].
-const LONG_VALUE: usize = 128;
+/// The part of a value decoded byte by byte; the rest of a longer one goes to [`decode_long`]
+/// when it fills a block, else on byte by byte.
+const LONG_VALUE: usize = 16;
 
 /// What each byte stands for outside an escape, and whether escapes are decoded.
 fn literals_of(decoding: Decoding) -> (&'static [u8; 256], bool) {
@@ -381,43 +387,52 @@ fn decode_run<const NAME: bool>(
     Ok((i, n))
 }
 
+/// Input bytes [`decode_long`] decodes at a time.
+const BLOCK: usize = 32;
+
+/// A block with the two bytes before it (to tell the hex digits of an escape) and the two
+/// after it (an escape's digits).
+const WINDOW: usize = BLOCK + 4;
+
 /// Decodes the rest of a long value (no `&`) into `out`, which is at least as long, returning
 /// the decoded length, or the offset of the first malformed escape.
 ///
-/// Each byte is decoded as if it began a `%XX` or a literal, written at the output's end, and
-/// the end moves on only where a byte does begin one: not one or two bytes after a `%` (the
-/// hex digits of a well-formed escape are never `%`; a malformed one fails the whole value).
-/// So the loop has no branch on the kind of byte and no step that waits on the byte before,
-/// which mixed text, a `%` every few bytes, would otherwise pay for.
+/// A block of bytes at a time, in two steps. First each byte is decoded as if it began a `%XX`
+/// or a literal, and marked to keep unless it lies one or two bytes after a `%` (the hex digits
+/// of a well-formed escape are never `%`; a malformed one fails the whole value). That step
+/// works on every byte alike, with arithmetic in place of tables, so the compiler does it for
+/// many bytes per instruction. Then the kept bytes are packed, one add per byte.
 #[allow(clippy::needless_bitwise_bool)] // no branch per byte
 fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
-    let (literal, escapes) = literals_of(decoding);
-    // Whether the byte one or two before is a `%`; whether an escape was malformed.
-    let (mut after1, mut after2, mut malformed) = (false, false, false);
-    let mut n = 0;
-    let mut put = |b: u8, h1: u8, h2: u8| {
-        let escape = escapes & (b == b'%');
-        let (hi, lo) = (
-            encode::HEX_VALUE[usize::from(h1)],
-            encode::HEX_VALUE[usize::from(h2)],
+    let escapes = decoding != Decoding::Raw;
+    let plus_is_space = decoding == Decoding::Form;
+    let (mut n, mut i, mut malformed) = (0, 0, false);
+    while i < text.len() {
+        let len = (text.len() - i).min(BLOCK);
+        let (mut decoded, mut keep) = ([0u8; BLOCK], [0u8; BLOCK]);
+        malformed |= decode_block(
+            &window(text, i),
+            escapes,
+            plus_is_space,
+            &mut decoded,
+            &mut keep,
         );
-        malformed |= escape & ((hi | lo) > 15);
-        // All ones for an escape: the decoded byte, else the literal, without a branch.
-        let mask = 0u8.wrapping_sub(u8::from(escape));
-        let decoded = ((hi << 4 | lo) & mask) | (literal[usize::from(b)] & !mask);
-        if let Some(slot) = out.get_mut(n) {
-            *slot = decoded;
+        if len < BLOCK {
+            keep[len..].fill(0);
         }
-        n += usize::from(!(after1 | after2));
-        (after2, after1) = (after1, escape);
-    };
-    // The bytes with two more after them, then the last two, which have fewer.
-    for w in text.windows(3) {
-        put(w[0], w[1], w[2]);
-    }
-    let tail = &text[text.len().saturating_sub(2)..];
-    for (k, &b) in tail.iter().enumerate() {
-        put(b, tail.get(k + 1).copied().unwrap_or(0), 0);
+        // Where each byte goes: the number of bytes kept before it.
+        let mut packed = [0u8; BLOCK];
+        let mut k = 0;
+        for j in 0..BLOCK {
+            // `k` never passes `j`, so the mask never wraps; it only spares a bounds check.
+            packed[k % BLOCK] = decoded[j];
+            k += usize::from(keep[j]);
+        }
+        if let Some(slot) = out.get_mut(n..n + k) {
+            slot.copy_from_slice(&packed[..k]);
+        }
+        n += k;
+        i += BLOCK;
     }
     if malformed {
         // The first malformed escape, found again (what was written is dropped).
@@ -426,6 +441,69 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
         return Err((0..text.len()).find(|&j| bad(j)).unwrap_or_default());
     }
     Ok(n)
+}
+
+/// The bytes of `text` from `i - 2` to `i + BLOCK + 2`, zeros where they fall outside it.
+#[inline]
+fn window(text: &[u8], i: usize) -> [u8; WINDOW] {
+    let from = i.saturating_sub(2);
+    if i >= 2 {
+        if let Some(window) = text.get(from..).and_then(|t| t.first_chunk::<WINDOW>()) {
+            return *window;
+        }
+    }
+    let to = (i + BLOCK + 2).min(text.len());
+    let at = 2 - (i - from);
+    let mut window = [0u8; WINDOW];
+    window[at..at + (to - from)].copy_from_slice(&text[from..to]);
+    window
+}
+
+/// Writes each byte of the block in `window` decoded as if it began an escape or a literal, and
+/// which of them to keep; returns whether an escape in it is malformed.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+#[inline]
+fn decode_block(
+    window: &[u8; WINDOW],
+    escapes: bool,
+    plus_is_space: bool,
+    decoded: &mut [u8; BLOCK],
+    keep: &mut [u8; BLOCK],
+) -> bool {
+    let percent = |c: u8| u8::from(escapes & (c == b'%'));
+    // Each byte's value as a hex digit and whether it is one, and whether it is a `%`: once
+    // for every byte of the window, read below by the bytes before it and after it.
+    let (mut value, mut digit, mut pct) = ([0u8; WINDOW], [0u8; WINDOW], [0u8; WINDOW]);
+    for j in 0..WINDOW {
+        (value[j], digit[j]) = hex_digit(window[j]);
+        pct[j] = percent(window[j]);
+    }
+    let mut bad = 0u8;
+    for j in 0..BLOCK {
+        let b = window[j + 2];
+        let escape = pct[j + 2];
+        bad |= escape & !(digit[j + 3] & digit[j + 4]);
+        let literal = if plus_is_space & (b == b'+') { b' ' } else { b };
+        // All ones for an escape: the decoded byte, else the literal.
+        let mask = 0u8.wrapping_sub(escape);
+        decoded[j] = ((value[j + 3] << 4 | value[j + 4]) & mask) | (literal & !mask);
+        keep[j] = 1 ^ (pct[j + 1] | pct[j]);
+    }
+    bad != 0
+}
+
+/// The value of a hex digit (either case) and 1, or anything and 0 for another byte.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+#[inline]
+fn hex_digit(c: u8) -> (u8, u8) {
+    let digit = c.wrapping_sub(b'0');
+    let letter = (c | 0x20).wrapping_sub(b'a');
+    let value = if digit < 10 {
+        digit
+    } else {
+        letter.wrapping_add(10)
+    };
+    (value, u8::from((digit < 10) | (letter < 6)))
 }
 
 /// Parameters sorted as §3.4.1.3.2 says; `Display` writes the normalized parameter string
@@ -706,11 +784,23 @@ mod tests {
                             assert_eq!(params.len(), 3, "{shown:?}");
                         }
                     }
-                    long += usize::from(len > LONG_VALUE);
+                    long += usize::from(len >= LONG_VALUE + BLOCK);
                 }
             }
         }
         assert!(long > 100);
+    }
+
+    #[test]
+    fn hex_digits_by_arithmetic_agree_with_the_table() {
+        for c in 0..=255u8 {
+            let (value, digit) = hex_digit(c);
+            let want = encode::HEX_VALUE[usize::from(c)];
+            assert_eq!(digit == 1, want <= 15, "{c:#04x}");
+            if want <= 15 {
+                assert_eq!(value, want, "{c:#04x}");
+            }
+        }
     }
 
     #[test]
