@@ -144,6 +144,29 @@ impl Parameters {
         });
     }
 
+    /// Adds a protocol parameter. Its name is an `oauth_*` name: all unreserved and longer
+    /// than a sort key, which is then the name's first 8 bytes. The value is checked for bytes
+    /// to escape unless `known_clean` (true only for a value known to have none).
+    pub(crate) fn push_protocol(&mut self, name: &'static str, value: &[u8], known_clean: bool) {
+        let name = name.as_bytes();
+        debug_assert!(encode::is_clean(name) && name.len() >= 8, "{name:?}");
+        debug_assert!(!known_clean || encode::is_clean(value), "{value:?}");
+        let name_start = self.bytes.len();
+        self.bytes.extend_from_slice(name);
+        let name_end = self.bytes.len();
+        self.bytes.extend_from_slice(value);
+        self.entries.push(Entry {
+            source: Source::Protocol,
+            clean: known_clean || encode::is_clean(value),
+            key: name
+                .first_chunk::<8>()
+                .map_or_else(|| encode::sort_key(name), |head| u64::from_be_bytes(*head)),
+            name_start,
+            name_end,
+            value_end: self.bytes.len(),
+        });
+    }
+
     /// Adds the parameters of a query string or form body (`name=value` pairs joined by `&`),
     /// strictly decoding each name and value (`+` is a space). A name without `=` has an empty
     /// value; empty pairs (`a=1&&b=2`) are skipped.

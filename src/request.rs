@@ -105,8 +105,12 @@ impl fmt::Debug for Token {
 }
 
 /// `oauth_nonce` (§3.3): a string the client makes unique for each timestamp.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Nonce(String);
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Nonce {
+    text: String,
+    /// Whether every byte is unreserved (as in a generated nonce), found once.
+    clean: bool,
+}
 
 impl Nonce {
     /// The length of a [generated](Nonce::generate) nonce.
@@ -118,11 +122,12 @@ impl Nonce {
     ///
     /// [`Error::EmptyNonce`] for an empty string.
     pub fn new(nonce: impl Into<String>) -> Result<Self, Error> {
-        let nonce = nonce.into();
-        if nonce.is_empty() {
+        let text = nonce.into();
+        if text.is_empty() {
             return Err(Error::EmptyNonce);
         }
-        Ok(Nonce(nonce))
+        let clean = crate::encode::is_clean(text.as_bytes());
+        Ok(Nonce { text, clean })
     }
 
     /// 32 ASCII letters and digits drawn uniformly from the operating system's random number
@@ -148,19 +153,28 @@ impl Nonce {
                 nonce.push(char::from(ALPHANUMERIC[usize::from(b % 62)]));
             }
         }
-        Ok(Nonce(nonce))
+        Ok(Nonce {
+            text: nonce,
+            clean: true,
+        })
     }
 
     /// The nonce.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+}
+
+impl fmt::Debug for Nonce {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Nonce").field(&self.text).finish()
     }
 }
 
 impl fmt::Display for Nonce {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }
 
@@ -438,6 +452,9 @@ pub struct Signer {
     realm: Option<Realm>,
     version: Version,
     body_hash: BodyHash,
+    /// Whether the consumer key and the token are all unreserved, found once.
+    consumer_key_clean: bool,
+    token_clean: bool,
 }
 
 impl Signer {
@@ -448,6 +465,8 @@ impl Signer {
         let key = SigningKey::new(consumer.secret(), &Secret::default());
         let method = SignatureMethod::default();
         Signer {
+            consumer_key_clean: crate::encode::is_clean(consumer.key.as_bytes()),
+            token_clean: false,
             consumer,
             token: None,
             mac: KeyedMac::new(method, key.expose()),
@@ -466,6 +485,7 @@ impl Signer {
     pub fn with_token(mut self, token: Token) -> Self {
         self.key = SigningKey::new(self.consumer.secret(), token.secret());
         self.mac = KeyedMac::new(self.method, self.key.expose());
+        self.token_clean = crate::encode::is_clean(token.key.as_bytes());
         self.token = Some(token);
         self
     }
@@ -588,9 +608,11 @@ impl Signer {
     }
 }
 
-/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in sorted
-/// order; `None` for one this request does not send.
-pub(crate) type Protocol<'a> = [(&'static str, Option<&'a [u8]>); 9];
+/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value,
+/// known_clean)` in sorted order: `None` for one this request does not send; `known_clean` true
+/// only for a value known beforehand to be all unreserved, which is then not checked again
+/// (false: to be found).
+pub(crate) type Protocol<'a> = [(&'static str, Option<&'a [u8]>, bool); 9];
 
 impl Signer {
     /// The `oauth_body_hash` value this signer sends for `request`, if any.
@@ -610,21 +632,33 @@ impl Signer {
         timestamp: &'a [u8],
         body_hash: Option<&'a str>,
     ) -> Protocol<'a> {
+        // Method names and the version are all unreserved; keys and the nonce were checked
+        // once when made.
         [
-            ("oauth_body_hash", body_hash.map(str::as_bytes)),
-            ("oauth_callback", request.callback.map(str::as_bytes)),
-            ("oauth_consumer_key", Some(self.consumer.key.as_bytes())),
-            ("oauth_nonce", Some(nonce.as_str().as_bytes())),
+            ("oauth_body_hash", body_hash.map(str::as_bytes), false),
+            ("oauth_callback", request.callback.map(str::as_bytes), false),
+            (
+                "oauth_consumer_key",
+                Some(self.consumer.key.as_bytes()),
+                self.consumer_key_clean,
+            ),
+            ("oauth_nonce", Some(nonce.as_str().as_bytes()), nonce.clean),
             (
                 "oauth_signature_method",
                 Some(self.method.as_str().as_bytes()),
+                true,
             ),
-            ("oauth_timestamp", Some(timestamp)),
-            ("oauth_token", self.token.as_ref().map(|t| t.key.as_bytes())),
-            ("oauth_verifier", request.verifier.map(str::as_bytes)),
+            ("oauth_timestamp", Some(timestamp), false),
+            (
+                "oauth_token",
+                self.token.as_ref().map(|t| t.key.as_bytes()),
+                self.token_clean,
+            ),
+            ("oauth_verifier", request.verifier.map(str::as_bytes), false),
             (
                 "oauth_version",
                 (self.version == Version::Send).then_some(&b"1.0"[..]),
+                true,
             ),
         ]
     }
@@ -673,14 +707,14 @@ pub(crate) fn collect_all(
 ) -> Result<Parameters, Error> {
     let protocol_len: usize = protocol
         .iter()
-        .map(|(name, value)| value.map_or(0, |v| name.len() + v.len()))
+        .map(|(name, value, _)| value.map_or(0, |v| name.len() + v.len()))
         .sum();
     let count = count_parameters(request, collect) + protocol.len();
     let mut params = collect_parameters(request, count, protocol_len, collect)?;
     check_no_protocol_parameters(&params, protocol)?;
-    for (name, value) in protocol {
+    for &(name, value, known_clean) in protocol {
         if let Some(value) = value {
-            params.push(Source::Protocol, name.as_bytes(), value);
+            params.push_protocol(name, value, known_clean);
         }
     }
     Ok(params)
@@ -750,14 +784,11 @@ fn count_pairs(text: &[u8]) -> usize {
 
 /// Refuses query and body parameters named like a protocol parameter this request sends, and
 /// `oauth_signature`, which a server would leave out of the base string.
-fn check_no_protocol_parameters(
-    params: &Parameters,
-    protocol: &[(&str, Option<&[u8]>)],
-) -> Result<(), Error> {
+fn check_no_protocol_parameters(params: &Parameters, protocol: &Protocol<'_>) -> Result<(), Error> {
     for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
         let sent = protocol
             .iter()
-            .any(|(name, value)| value.is_some() && name.as_bytes() == p.name);
+            .any(|(name, value, _)| value.is_some() && name.as_bytes() == p.name);
         if sent || p.name == b"oauth_signature" {
             return Err(Error::ProtocolParameterInRequest {
                 location: if p.source == Source::Body {
@@ -1011,6 +1042,36 @@ mod tests {
             .parse()
             .unwrap();
         assert!(timestamp >= before && timestamp <= Timestamp::now().unwrap());
+    }
+
+    #[test]
+    fn keys_and_nonces_to_escape_are_escaped_however_they_were_made() {
+        // enc(enc(b)) of each: a space is %2520, a slash %252F.
+        let signer = Signer::new(Consumer::new("k y", "cs")).with_token(Token::new("t/k", "ts"));
+        let request = Request::new("GET", "https://example.com/").unwrap();
+        for nonce in [Nonce::new("n/1").unwrap(), Nonce::new("n1").unwrap()] {
+            let result = signer.sign(&request, &nonce, Timestamp::new(1)).unwrap();
+            let base = result.base_string().as_str();
+            for part in [
+                "oauth_consumer_key%3Dk%2520y%26",
+                "oauth_token%3Dt%252Fk%26",
+            ] {
+                assert!(base.contains(part), "{base}");
+            }
+            let want = if nonce.as_str() == "n1" {
+                "n1"
+            } else {
+                "n%252F1"
+            };
+            assert!(base.contains(&format!("oauth_nonce%3D{want}%26")), "{base}");
+        }
+        // The same names, all unreserved, and a generated nonce.
+        let signer = Signer::new(Consumer::new("ky", "cs")).with_token(Token::new("tk", "ts"));
+        let nonce = Nonce::generate().unwrap();
+        let result = signer.sign(&request, &nonce, Timestamp::new(1)).unwrap();
+        let base = result.base_string().as_str();
+        assert!(base.contains("oauth_consumer_key%3Dky%26"), "{base}");
+        assert!(base.contains(&format!("oauth_nonce%3D{}%26", nonce.as_str())));
     }
 
     #[test]

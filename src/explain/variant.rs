@@ -185,7 +185,9 @@ impl<'a> Context<'a> {
             self.timestamp.as_bytes(),
             self.body_hash.as_deref(),
         );
-        for (name, value) in &mut protocol {
+        for (name, value, known_clean) in &mut protocol {
+            // The values change below: each is checked for bytes to escape again.
+            *known_clean = false;
             let off = match *name {
                 "oauth_callback" => switches.has(Cause::CallbackNotSigned),
                 "oauth_verifier" => switches.has(Cause::VerifierNotSigned),
