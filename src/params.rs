@@ -399,12 +399,15 @@ fn decode_run<const NAME: bool>(
         if i >= limit || text[i] != b'%' {
             break; // `&`, `=` or the limit
         }
-        let (hi, lo) = (hex(i + 1), hex(i + 2));
-        if (hi | lo) > 15 {
-            return Err(i);
+        // Escapes in a row (the bytes of a character beyond ASCII, say) one after another.
+        while i < limit && text[i] == b'%' {
+            let (hi, lo) = (hex(i + 1), hex(i + 2));
+            if (hi | lo) > 15 {
+                return Err(i);
+            }
+            out[n] = hi << 4 | lo;
+            (i, n) = (i + 3, n + 1);
         }
-        out[n] = hi << 4 | lo;
-        (i, n) = (i + 3, n + 1);
     }
     Ok((i, n))
 }
