@@ -601,12 +601,16 @@ impl Normalized {
 
     /// The length of the normalized parameter string percent-encoded once more.
     pub(crate) fn encoded_twice_len(&self) -> usize {
-        // Each pair adds "%3D" and, but for the last, "%26". The buffer usually holds every
-        // name and value and nothing else, so one pass over it counts their escapes; after
-        // `retain` it also holds the zeroed bytes of those taken out.
+        // Each pair adds "%3D" and, but for the last, "%26". Only pairs that are not clean
+        // have escapes: they are counted one by one, unless they make up most of the buffer,
+        // which then is counted in one pass if it holds nothing else (after `retain` it also
+        // holds the zeroed bytes of the pairs taken out).
         let Parameters { bytes, entries } = &self.0;
-        let live: usize = entries.iter().map(|e| e.value_end - e.name_start).sum();
-        let escapes = if live == bytes.len() {
+        let (live, dirty) = entries.iter().fold((0, 0), |(live, dirty), e| {
+            let len = e.value_end - e.name_start;
+            (live + len, dirty + if e.clean { 0 } else { len })
+        });
+        let escapes = if live == bytes.len() && 2 * dirty > live {
             encode::escaped_count(bytes)
         } else {
             (entries.iter())
@@ -945,17 +949,28 @@ mod tests {
 
     #[test]
     fn encoded_twice_is_the_encoding_of_the_normalized_string() {
-        let mut params = Parameters::new();
-        params
-            .extend_urlencoded(Source::Query, b"b=%E2%98%83&a=x+y&a=x%21y&c")
-            .unwrap();
-        let normalized = params.normalize();
-        let mut writer = encode::Writer::with_len(normalized.encoded_twice_len());
-        normalized.write_twice(&mut writer);
-        let twice = writer.finish();
-        assert_eq!(twice.capacity(), normalized.encoded_twice_len() + 8, "grew");
-        let string = normalized.to_string();
-        assert_eq!(String::from_utf8(twice).unwrap(), enc(string.as_bytes()));
-        assert_eq!(normalized.encoded_len(), string.len());
+        // Mostly escapes; mostly clean with one pair to escape; and either after `retain`.
+        let texts: [&[u8]; 2] = [
+            b"b*=%E2%98%83&a=x+y&a=x%21y&c",
+            b"include_entities=true&oauth_consumer_key=abcdefghijklmnopqrstuvwxyz&s+t=a+b!",
+        ];
+        for text in texts {
+            for retain in [false, true] {
+                let mut params = Parameters::new();
+                params.extend_urlencoded(Source::Query, text).unwrap();
+                if retain {
+                    params.retain(|p| p.name != b"c" && p.name != b"include_entities");
+                }
+                let normalized = params.normalize();
+                let mut writer = encode::Writer::with_len(normalized.encoded_twice_len());
+                normalized.write_twice(&mut writer);
+                let twice = writer.finish();
+                assert_eq!(twice.len(), normalized.encoded_twice_len());
+                assert_eq!(twice.capacity(), normalized.encoded_twice_len() + 8, "grew");
+                let string = normalized.to_string();
+                assert_eq!(String::from_utf8(twice).unwrap(), enc(string.as_bytes()));
+                assert_eq!(normalized.encoded_len(), string.len());
+            }
+        }
     }
 }
