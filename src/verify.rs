@@ -46,9 +46,10 @@
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
 
-use std::collections::hash_map::Entry;
+use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -292,7 +293,8 @@ pub struct NonceKey<'a> {
 
 impl NonceKey<'_> {
     /// One string for the whole scope: `enc(consumer_key)&enc(token)&timestamp&enc(nonce)`,
-    /// unambiguous because no encoded part contains `&`. Stores use it as their key.
+    /// unambiguous because no encoded part contains `&`: a key for a store shared by several
+    /// servers (`RedisNonceStore` uses it). The memory store keeps a fingerprint instead.
     #[must_use]
     pub fn to_key_string(&self) -> String {
         let mut key = String::with_capacity(
@@ -356,6 +358,14 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
 /// A nonce store in this process's memory, for one server instance. Expired entries are
 /// dropped as time passes. Several instances need a shared store, such as
 /// `RedisNonceStore` (feature `redis`).
+///
+/// Each nonce is held as a 128-bit fingerprint of its scope (consumer key, token, timestamp
+/// and nonce) with its expiry, 32 bytes in all, rather than as a string: the standard
+/// library's keyed hash (`RandomState`, SipHash-1-3 today) with a random key drawn for the
+/// store, twice with a different first byte. Two scopes share a
+/// fingerprint (and the second is refused as a replay) with a chance of about n² / 2¹²⁹ for n
+/// nonces held, about 10⁻²¹ for a billion; one who does not know the key cannot do better,
+/// nor choose nonces that crowd the table.
 #[derive(Debug, Default)]
 pub struct MemoryNonceStore {
     state: Mutex<MemoryState>,
@@ -363,8 +373,56 @@ pub struct MemoryNonceStore {
 
 #[derive(Debug, Default)]
 struct MemoryState {
-    expires: HashMap<String, u64>,
+    /// Expiry by fingerprint; the fingerprint is already a keyed hash, so the table uses it as
+    /// it is.
+    expires: HashMap<u128, u64, BuildHasherDefault<Fingerprinted>>,
+    /// The key of the fingerprints.
+    keys: RandomState,
     next_purge: u64,
+}
+
+impl MemoryState {
+    /// The fingerprint of a nonce's scope. Each part is framed (strings end with 0xFF, which
+    /// UTF-8 never holds; the nonce, which may, comes with its length), so that two scopes
+    /// never hash the same bytes. No token and an empty one are the same scope, as in
+    /// [`NonceKey::to_key_string`].
+    fn fingerprint(&self, key: &NonceKey<'_>) -> u128 {
+        let half = |domain: u8| {
+            let mut hasher = self.keys.build_hasher();
+            hasher.write_u8(domain);
+            for text in [key.consumer_key, key.token.unwrap_or("")] {
+                hasher.write(text.as_bytes());
+                hasher.write_u8(0xFF);
+            }
+            hasher.write_u64(key.timestamp.as_secs());
+            hasher.write_usize(key.nonce.len());
+            hasher.write(key.nonce);
+            hasher.finish()
+        };
+        u128::from(half(0)) << 64 | u128::from(half(1))
+    }
+}
+
+/// The hasher of fingerprints, which are already keyed hashes: their low 64 bits.
+#[derive(Debug, Default)]
+struct Fingerprinted(u64);
+
+impl Hasher for Fingerprinted {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u128`s are hashed; any other bytes are folded in all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[allow(clippy::cast_possible_truncation)] // the low 64 bits, on purpose
+    fn write_u128(&mut self, fingerprint: u128) {
+        self.0 = fingerprint as u64;
+    }
 }
 
 impl MemoryNonceStore {
@@ -411,7 +469,8 @@ impl NonceStore for MemoryNonceStore {
             state.expires.retain(|_, expires| *expires >= now);
             state.next_purge = now.saturating_add(60);
         }
-        match state.expires.entry(nonce.to_key_string()) {
+        let fingerprint = state.fingerprint(nonce);
+        match state.expires.entry(fingerprint) {
             Entry::Occupied(entry) if *entry.get() >= now => Ok(false),
             Entry::Occupied(mut entry) => {
                 entry.insert(expires_at.as_secs());

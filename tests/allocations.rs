@@ -49,7 +49,7 @@ fn signing_the_x_api_sample_allocates_at_most_three_times() {
 
 /// W5 of the benchmarks: verifying the X API sample, each request with its own nonce.
 #[test]
-fn verifying_the_x_api_sample_allocates_at_most_thirteen_times() {
+fn verifying_the_x_api_sample_allocates_at_most_twelve_times() {
     use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
 
     let (consumer_key, consumer_secret) = (
@@ -96,7 +96,7 @@ fn verifying_the_x_api_sample_allocates_at_most_thirteen_times() {
     assert_eq!(request_ok.consumer_key(), consumer_key);
     // The header's names, values and their ends (3); the parameters and their index (2); the
     // signature's copy (1); the consumer key and token returned (2); the base string (1); the
-    // two secrets the store hands out and the key made of them (3); the nonce's key in the
-    // store (1).
-    assert!(count <= 13, "{count} allocations to verify");
+    // two secrets the store hands out and the key made of them (3). The nonce store keeps a
+    // fingerprint in its table, with nothing to allocate.
+    assert!(count <= 12, "{count} allocations to verify");
 }

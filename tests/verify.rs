@@ -681,6 +681,45 @@ fn the_memory_store_forgets_nonces_once_their_window_has_passed() {
 }
 
 #[test]
+fn the_memory_store_tells_every_scope_apart_and_knows_each_again() {
+    use oauth1_signer::verify::{NonceKey, NonceStore};
+    let store = MemoryNonceStore::new();
+    let key = |consumer_key, token, timestamp, nonce| NonceKey {
+        consumer_key,
+        token,
+        timestamp: Timestamp::new(timestamp),
+        nonce,
+    };
+    // Scopes that differ in one part, or only in where one part ends and the next begins.
+    let scopes: [NonceKey<'_>; 9] = [
+        key("ab", Some("c"), NOW, b"n"),
+        key("a", Some("bc"), NOW, b"n"),
+        key("ab", None, NOW, b"cn"),
+        key("ab", Some("c"), NOW + 1, b"n"),
+        key("ab", Some("c"), NOW, b"n\xff"),
+        key("ab", Some("c"), NOW, b"\xffn"),
+        key("ab", Some("c\u{ff}"), NOW, b"n"),
+        key("", Some(""), NOW, b""),
+        key("ab", Some("c"), NOW, b""),
+    ];
+    let (now, expires) = (Timestamp::new(NOW), Timestamp::new(NOW + 300));
+    for scope in &scopes {
+        assert!(store.insert(scope, now, expires).unwrap(), "{scope:?}");
+    }
+    for scope in &scopes {
+        assert!(!store.insert(scope, now, expires).unwrap(), "{scope:?}");
+    }
+    assert_eq!(store.len(), scopes.len());
+    // No token and an empty token are one scope, as in the key string.
+    assert!(!store
+        .insert(&key("", None, NOW, b""), now, expires)
+        .unwrap());
+    // Another store draws another key and knows none of them.
+    let other = MemoryNonceStore::new();
+    assert!(other.insert(&scopes[0], now, expires).unwrap());
+}
+
+#[test]
 fn errors_map_to_status_and_problem_reports() {
     let request = Request::new("GET", URL).unwrap();
     let h = header(&signer(), &request, "p");
