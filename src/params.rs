@@ -313,7 +313,10 @@ impl Parameters {
     #[must_use]
     pub fn normalize(mut self) -> Normalized {
         let bytes = &self.bytes;
-        self.entries.sort_unstable_by(|a, b| {
+        // A merge sort, which finds the runs already in order (the protocol parameters, which
+        // come sorted; a query its client wrote in order) and merges them, where a quicksort
+        // would sort them again.
+        self.entries.sort_by(|a, b| {
             if a.key != b.key {
                 return a.key.cmp(&b.key);
             }
