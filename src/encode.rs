@@ -252,8 +252,14 @@ const BUFFER: usize = 5 * BLOCK + 8;
 /// Encodes `block` (at most [`BLOCK`] bytes) with `table` into `buf`, returning the length:
 /// each byte writes its whole table entry and moves on by the encoding's length, without
 /// branching on the byte.
+///
+/// A block that more blocks follow (`LAST` false) holds its index within the buffer with
+/// `min`, which changes nothing (at most 5 bytes a byte) and spares a bounds check a byte: 8%
+/// fewer instructions and less time on long mixed text. The last block (a short value's only
+/// one) keeps the checked write: unchecked, signing W1 measured about 4% slower, alternating
+/// the two builds.
 #[inline]
-fn encode_block<const W: usize>(
+fn encode_block<const W: usize, const LAST: bool>(
     block: &[u8],
     table: &[[u8; W]; 256],
     buf: &mut [u8; BUFFER],
@@ -261,10 +267,15 @@ fn encode_block<const W: usize>(
     let mut n = 0;
     for &b in block {
         let entry = &table[usize::from(b)];
-        let Some(slot) = buf.get_mut(n..n + W) else {
-            break; // cannot happen: at most 5 bytes per byte of a block, and W more
-        };
-        slot.copy_from_slice(entry);
+        if LAST {
+            let Some(slot) = buf.get_mut(n..n + W) else {
+                break; // cannot happen: at most 5 bytes per byte of a block, and W more
+            };
+            slot.copy_from_slice(entry);
+        } else {
+            let at = n.min(5 * BLOCK);
+            buf[at..at + W].copy_from_slice(entry);
+        }
         n += usize::from(entry[W - 1]);
     }
     n
@@ -290,7 +301,11 @@ fn encode_pieces<const W: usize, E>(
             // The short end, or a short name or value, often has nothing to escape.
             sink(block)?;
         } else {
-            let n = encode_block(block, table, buf);
+            let n = if tail.is_empty() {
+                encode_block::<W, true>(block, table, buf)
+            } else {
+                encode_block::<W, false>(block, table, buf)
+            };
             sink(&buf[..n])?;
         }
         rest = tail;
