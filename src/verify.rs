@@ -362,12 +362,14 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
 /// Each nonce is held as a 128-bit fingerprint of its scope (consumer key, token, timestamp
 /// and nonce) with its expiry, 32 bytes in all, rather than as a string: the standard
 /// library's keyed hash (`RandomState`, SipHash-1-3 today) with a random key drawn for the
-/// store, twice with a different first byte. Two scopes share a
-/// fingerprint (and the second is refused as a replay) with a chance of about n² / 2¹²⁹ for n
-/// nonces held, about 10⁻²¹ for a billion; one who does not know the key cannot do better,
-/// nor choose nonces that crowd the table.
+/// store, twice with a different first byte, computed before the store is locked. Two scopes
+/// share a fingerprint (and the second is refused as a replay) with a chance of about
+/// n² / 2¹²⁹ for n nonces held, about 10⁻²¹ for a billion; one who does not know the key
+/// cannot do better, nor choose nonces that crowd the table.
 #[derive(Debug, Default)]
 pub struct MemoryNonceStore {
+    /// The key of the fingerprints.
+    keys: RandomState,
     state: Mutex<MemoryState>,
 }
 
@@ -376,31 +378,7 @@ struct MemoryState {
     /// Expiry by fingerprint; the fingerprint is already a keyed hash, so the table uses it as
     /// it is.
     expires: HashMap<u128, u64, BuildHasherDefault<Fingerprinted>>,
-    /// The key of the fingerprints.
-    keys: RandomState,
     next_purge: u64,
-}
-
-impl MemoryState {
-    /// The fingerprint of a nonce's scope. Each part is framed (strings end with 0xFF, which
-    /// UTF-8 never holds; the nonce, which may, comes with its length), so that two scopes
-    /// never hash the same bytes. No token and an empty one are the same scope, as in
-    /// [`NonceKey::to_key_string`].
-    fn fingerprint(&self, key: &NonceKey<'_>) -> u128 {
-        let half = |domain: u8| {
-            let mut hasher = self.keys.build_hasher();
-            hasher.write_u8(domain);
-            for text in [key.consumer_key, key.token.unwrap_or("")] {
-                hasher.write(text.as_bytes());
-                hasher.write_u8(0xFF);
-            }
-            hasher.write_u64(key.timestamp.as_secs());
-            hasher.write_usize(key.nonce.len());
-            hasher.write(key.nonce);
-            hasher.finish()
-        };
-        u128::from(half(0)) << 64 | u128::from(half(1))
-    }
 }
 
 /// The hasher of fingerprints, which are already keyed hashes: their low 64 bits.
@@ -451,6 +429,26 @@ impl MemoryNonceStore {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The fingerprint of a nonce's scope. Each part is framed (strings end with 0xFF, which
+    /// UTF-8 never holds; the nonce, which may, comes with its length), so that two scopes
+    /// never hash the same bytes. No token and an empty one are the same scope, as in
+    /// [`NonceKey::to_key_string`].
+    fn fingerprint(&self, key: &NonceKey<'_>) -> u128 {
+        let half = |domain: u8| {
+            let mut hasher = self.keys.build_hasher();
+            hasher.write_u8(domain);
+            for text in [key.consumer_key, key.token.unwrap_or("")] {
+                hasher.write(text.as_bytes());
+                hasher.write_u8(0xFF);
+            }
+            hasher.write_u64(key.timestamp.as_secs());
+            hasher.write_usize(key.nonce.len());
+            hasher.write(key.nonce);
+            hasher.finish()
+        };
+        u128::from(half(0)) << 64 | u128::from(half(1))
+    }
 }
 
 impl NonceStore for MemoryNonceStore {
@@ -460,6 +458,7 @@ impl NonceStore for MemoryNonceStore {
         now: Timestamp,
         expires_at: Timestamp,
     ) -> Result<bool, StoreError> {
+        let fingerprint = self.fingerprint(nonce);
         let mut state = self
             .state
             .lock()
@@ -469,7 +468,6 @@ impl NonceStore for MemoryNonceStore {
             state.expires.retain(|_, expires| *expires >= now);
             state.next_purge = now.saturating_add(60);
         }
-        let fingerprint = state.fingerprint(nonce);
         match state.expires.entry(fingerprint) {
             Entry::Occupied(entry) if *entry.get() >= now => Ok(false),
             Entry::Occupied(mut entry) => {
