@@ -130,18 +130,8 @@ impl Parameters {
 
     /// Adds one decoded parameter.
     pub fn push(&mut self, source: Source, name: &[u8], value: &[u8]) {
-        let name_start = self.bytes.len();
-        self.bytes.extend_from_slice(name);
-        let name_end = self.bytes.len();
-        self.bytes.extend_from_slice(value);
-        self.entries.push(Entry {
-            source,
-            clean: encode::is_clean(name) && encode::is_clean(value),
-            key: encode::sort_key(name),
-            name_start,
-            name_end,
-            value_end: self.bytes.len(),
-        });
+        let clean = encode::is_clean(name) && encode::is_clean(value);
+        self.push_checked(source, name, value, clean, encode::sort_key(name));
     }
 
     /// Adds a protocol parameter. Its name is an `oauth_*` name: all unreserved and longer
@@ -151,16 +141,23 @@ impl Parameters {
         let name = name.as_bytes();
         debug_assert!(encode::is_clean(name) && name.len() >= 8, "{name:?}");
         debug_assert!(!known_clean || encode::is_clean(value), "{value:?}");
+        let clean = known_clean || encode::is_clean(value);
+        let key = (name.first_chunk::<8>())
+            .map_or_else(|| encode::sort_key(name), |head| u64::from_be_bytes(*head));
+        self.push_checked(Source::Protocol, name, value, clean, key);
+    }
+
+    /// Adds one decoded parameter whose name and value are known to be `clean` or not, with
+    /// its name's sort key.
+    fn push_checked(&mut self, source: Source, name: &[u8], value: &[u8], clean: bool, key: u64) {
         let name_start = self.bytes.len();
         self.bytes.extend_from_slice(name);
         let name_end = self.bytes.len();
         self.bytes.extend_from_slice(value);
         self.entries.push(Entry {
-            source: Source::Protocol,
-            clean: known_clean || encode::is_clean(value),
-            key: name
-                .first_chunk::<8>()
-                .map_or_else(|| encode::sort_key(name), |head| u64::from_be_bytes(*head)),
+            source,
+            clean,
+            key,
             name_start,
             name_end,
             value_end: self.bytes.len(),
