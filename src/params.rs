@@ -445,13 +445,19 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
     while i < text.len() {
         let len = (text.len() - i).min(BLOCK);
         let (mut decoded, mut keep) = ([0u8; BLOCK], [0u8; BLOCK]);
-        malformed |= decode_block(
-            &window(text, i),
-            escapes,
-            plus_is_space,
-            &mut decoded,
-            &mut keep,
-        );
+        // Read in place but at the ends, where a copy pads the window with zeros.
+        let copy;
+        let window = match i.checked_sub(2).and_then(|from| text.get(from..)) {
+            Some(rest) if rest.len() >= WINDOW => rest.first_chunk::<WINDOW>(),
+            _ => None,
+        };
+        let window = if let Some(window) = window {
+            window
+        } else {
+            copy = padded_window(text, i);
+            &copy
+        };
+        malformed |= decode_block(window, escapes, plus_is_space, &mut decoded, &mut keep);
         if len < BLOCK {
             keep[len..].fill(0);
         }
@@ -479,14 +485,8 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
 }
 
 /// The bytes of `text` from `i - 2` to `i + BLOCK + 2`, zeros where they fall outside it.
-#[inline]
-fn window(text: &[u8], i: usize) -> [u8; WINDOW] {
+fn padded_window(text: &[u8], i: usize) -> [u8; WINDOW] {
     let from = i.saturating_sub(2);
-    if i >= 2 {
-        if let Some(window) = text.get(from..).and_then(|t| t.first_chunk::<WINDOW>()) {
-            return *window;
-        }
-    }
     let to = (i + BLOCK + 2).min(text.len());
     let at = 2 - (i - from);
     let mut window = [0u8; WINDOW];
@@ -506,23 +506,20 @@ fn decode_block(
     keep: &mut [u8; BLOCK],
 ) -> bool {
     let percent = |c: u8| u8::from(escapes & (c == b'%'));
-    // Each byte's value as a hex digit and whether it is one, and whether it is a `%`: once
-    // for every byte of the window, read below by the bytes before it and after it.
-    let (mut value, mut digit, mut pct) = ([0u8; WINDOW], [0u8; WINDOW], [0u8; WINDOW]);
-    for j in 0..WINDOW {
-        (value[j], digit[j]) = hex_digit(window[j]);
-        pct[j] = percent(window[j]);
-    }
+    // Each byte reads the window at its own offsets: the arithmetic is done again for each
+    // offset rather than kept in arrays, whose wide reads at odd offsets would wait on the
+    // narrow writes that made them.
     let mut bad = 0u8;
     for j in 0..BLOCK {
         let b = window[j + 2];
-        let escape = pct[j + 2];
-        bad |= escape & !(digit[j + 3] & digit[j + 4]);
+        let escape = percent(b);
+        let ((hi, hi_ok), (lo, lo_ok)) = (hex_digit(window[j + 3]), hex_digit(window[j + 4]));
+        bad |= escape & !(hi_ok & lo_ok);
         let literal = if plus_is_space & (b == b'+') { b' ' } else { b };
         // All ones for an escape: the decoded byte, else the literal.
         let mask = 0u8.wrapping_sub(escape);
-        decoded[j] = ((value[j + 3] << 4 | value[j + 4]) & mask) | (literal & !mask);
-        keep[j] = 1 ^ (pct[j + 1] | pct[j]);
+        decoded[j] = ((hi << 4 | lo) & mask) | (literal & !mask);
+        keep[j] = 1 ^ (percent(window[j + 1]) | percent(window[j]));
     }
     bad != 0
 }
