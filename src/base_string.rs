@@ -80,9 +80,12 @@ pub(crate) fn check_scheme(url: &Url) -> Result<(), Error> {
 
 /// The signature base string: the uppercased method, the encoded base string URI and the
 /// encoded normalized parameters, joined by `&`. Each part can be read back.
+///
+/// Every byte is ASCII, by construction. The signature methods sign the bytes; they are read
+/// back as text (and checked to be UTF-8 then) only when asked for.
 #[derive(Clone, PartialEq, Eq)]
 pub struct BaseString {
-    text: String,
+    bytes: Vec<u8>,
     method_end: usize,
     uri_end: usize,
 }
@@ -116,12 +119,11 @@ impl BaseString {
         let uri_end = out.len();
         out.raw(b"&");
         params.write_twice(&mut out);
+        // Every byte is ASCII: each is an unreserved byte or part of an escape.
         let bytes = out.finish();
-        // Every byte is ASCII.
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        debug_assert!(bytes.is_ascii());
         BaseString {
-            text,
+            bytes,
             method_end,
             uri_end,
         }
@@ -150,10 +152,15 @@ impl BaseString {
         } else {
             bytes.extend_from_slice(params);
         }
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        // Text in any case: a parameter string put in as it is may hold any bytes.
+        let bytes = match String::from_utf8(bytes) {
+            Ok(text) => text.into_bytes(),
+            Err(e) => String::from_utf8_lossy(e.as_bytes())
+                .into_owned()
+                .into_bytes(),
+        };
         BaseString {
-            text,
+            bytes,
             method_end,
             uri_end,
         }
@@ -162,56 +169,58 @@ impl BaseString {
     /// The base string as text.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        &self.text
+        // Always text (see the type's documentation); never the empty fallback.
+        std::str::from_utf8(&self.bytes).unwrap_or_default()
     }
 
     /// The base string's bytes, which the signature methods sign.
     #[must_use]
     pub fn as_bytes(&self) -> &[u8] {
-        self.text.as_bytes()
+        &self.bytes
     }
 
     /// The first part: the uppercased HTTP method, percent-encoded.
     #[must_use]
     pub fn method(&self) -> &str {
-        &self.text[..self.method_end]
+        &self.as_str()[..self.method_end]
     }
 
     /// The second part as it stands in the base string: the percent-encoded base string URI.
     #[must_use]
     pub fn encoded_uri(&self) -> &str {
-        &self.text[self.method_end + 1..self.uri_end]
+        &self.as_str()[self.method_end + 1..self.uri_end]
     }
 
     /// The third part as it stands in the base string: the percent-encoded normalized
     /// parameter string.
     #[must_use]
     pub fn encoded_parameters(&self) -> &str {
-        &self.text[self.uri_end + 1..]
+        &self.as_str()[self.uri_end + 1..]
     }
 
     /// The base string, consumed into its text.
     #[must_use]
     pub fn into_string(self) -> String {
-        self.text
+        String::from_utf8(self.bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
 impl fmt::Display for BaseString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Debug for BaseString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("BaseString").field(&self.text).finish()
+        f.debug_tuple("BaseString").field(&self.as_str()).finish()
     }
 }
 
 impl AsRef<str> for BaseString {
     fn as_ref(&self) -> &str {
-        &self.text
+        self.as_str()
     }
 }
 
