@@ -447,10 +447,8 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
         let (mut decoded, mut keep) = ([0u8; BLOCK], [0u8; BLOCK]);
         // Read in place but at the ends, where a copy pads the window with zeros.
         let copy;
-        let window = match i.checked_sub(2).and_then(|from| text.get(from..)) {
-            Some(rest) if rest.len() >= WINDOW => rest.first_chunk::<WINDOW>(),
-            _ => None,
-        };
+        let window = (i.checked_sub(2).and_then(|from| text.get(from..)))
+            .and_then(<[u8]>::first_chunk::<WINDOW>);
         let window = if let Some(window) = window {
             window
         } else {
