@@ -244,6 +244,13 @@ impl PublicKey {
         };
         Ok(PublicKey { inner })
     }
+
+    /// The size of the modulus in bits (2048 for a 2048-bit key).
+    #[must_use]
+    pub fn bits(&self) -> usize {
+        use rsa::traits::PublicKeyParts;
+        self.inner.n().bits()
+    }
 }
 
 #[cfg(feature = "rsa")]

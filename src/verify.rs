@@ -7,12 +7,16 @@
 //!
 //! 1. the required parameters are present, none twice;
 //! 2. `oauth_version`, if given, is `1.0`;
-//! 3. the signature method is allowed (PLAINTEXT only over https unless the policy says
-//!    otherwise);
+//! 3. the signature method is allowed (PLAINTEXT only when the policy asks for it, and then
+//!    only over https unless the policy says otherwise);
 //! 4. the timestamp is within the policy's window around the server's clock;
 //! 5. the signature, over the base string rebuilt by the same code that signs, compared in
-//!    constant time; an unknown consumer key or token is checked against a dummy secret, so
-//!    it costs the same time as a known one and fails the same way;
+//!    constant time, with the credential the method needs ([`ConsumerCredential`]: a shared
+//!    secret for HMAC and PLAINTEXT, a public key for RSA); a token the request names must
+//!    have been issued to the consumer, whatever the method. An unknown consumer key or
+//!    token, or a consumer without the credential the method needs, is checked against a
+//!    dummy of the same kind, so it costs about the same time and fails the same way as a
+//!    wrong signature;
 //! 6. `oauth_body_hash` against the raw body, when present (or required by the policy);
 //! 7. only then, the nonce is recorded; a nonce seen before with the same consumer key, token
 //!    and timestamp is a replay. A request that fails an earlier check records nothing.
@@ -72,9 +76,10 @@ pub struct Policy {
     /// How far, in seconds, `oauth_timestamp` may be from the server's clock, either side.
     /// Default: 300.
     pub timestamp_window: u64,
-    /// The signature methods accepted. Default: all of them, the RSA methods only with the
-    /// `rsa` feature (and they verify only when the [`CredentialStore`] has a public key for
-    /// the consumer).
+    /// The signature methods accepted. Default: the HMAC methods, and the RSA methods with the
+    /// `rsa` feature; PLAINTEXT only when the application asks for it
+    /// ([`Policy::allow_plaintext`]). Each verifies only for a consumer that holds the
+    /// credential it needs ([`ConsumerCredential`]).
     pub methods: Vec<SignatureMethod>,
     /// Whether PLAINTEXT, which sends the secrets, is accepted over plain `http`.
     /// Default: no.
@@ -92,6 +97,7 @@ impl Default for Policy {
             timestamp_window: 300,
             methods: SignatureMethod::ALL
                 .into_iter()
+                .filter(|&m| m != SignatureMethod::Plaintext)
                 .filter(|m| cfg!(feature = "rsa") || !m.is_rsa())
                 .collect(),
             plaintext_over_http: false,
@@ -113,6 +119,25 @@ impl Policy {
     #[must_use]
     pub fn with_methods(mut self, methods: &[SignatureMethod]) -> Self {
         self.methods = methods.to_vec();
+        self
+    }
+
+    /// Accept PLAINTEXT (or stop accepting it), which sends the secrets themselves and so is
+    /// refused by default; over plain `http` it needs
+    /// [`allow_plaintext_over_http`](Self::allow_plaintext_over_http) too.
+    #[must_use]
+    pub fn allow_plaintext(mut self, allow: bool) -> Self {
+        let accepted = |m: SignatureMethod| {
+            if m == SignatureMethod::Plaintext {
+                allow
+            } else {
+                self.methods.contains(&m)
+            }
+        };
+        self.methods = SignatureMethod::ALL
+            .into_iter()
+            .filter(|&m| accepted(m))
+            .collect();
         self
     }
 
@@ -162,69 +187,153 @@ impl std::error::Error for StoreError {
     }
 }
 
-/// Where the application keeps the secrets it shares with its clients.
+/// What the server holds for a consumer: a shared secret (for HMAC and PLAINTEXT), an RSA
+/// public key (for `RSA-SHA1` and `RSA-SHA256`, feature `rsa`), or both. A signature method
+/// verifies only with the credential it needs: a consumer registered with a public key alone
+/// is never checked against an empty secret, which anyone could sign with.
+///
+/// An empty shared secret is still a shared secret (some published examples use one); a
+/// consumer should not be registered with one, since then only the token secret is secret.
+///
+/// ```
+/// use oauth1_signer::verify::ConsumerCredential;
+///
+/// let consumer = ConsumerCredential::from_secret("kd94hf93k423kf44");
+/// assert_eq!(consumer.secret().map(|s| s.expose()), Some(&b"kd94hf93k423kf44"[..]));
+/// ```
+#[derive(Clone)]
+pub struct ConsumerCredential {
+    secret: Option<Secret>,
+    #[cfg(feature = "rsa")]
+    public_key: Option<crate::PublicKey>,
+}
+
+impl fmt::Debug for ConsumerCredential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("ConsumerCredential");
+        s.field("secret", &self.secret);
+        #[cfg(feature = "rsa")]
+        s.field(
+            "public_key",
+            &self.public_key.as_ref().map(crate::PublicKey::bits),
+        );
+        s.finish()
+    }
+}
+
+/// The fewest bits of an RSA public key a verifier accepts.
+#[cfg(feature = "rsa")]
+pub const MIN_RSA_BITS: usize = 2048;
+
+impl ConsumerCredential {
+    /// A consumer holding a shared secret.
+    pub fn from_secret(secret: impl Into<Secret>) -> Self {
+        ConsumerCredential {
+            secret: Some(secret.into()),
+            #[cfg(feature = "rsa")]
+            public_key: None,
+        }
+    }
+
+    /// A consumer holding an RSA public key and no shared secret.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`](crate::Error::InvalidPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`] bits, which can be factored.
+    #[cfg(feature = "rsa")]
+    pub fn from_public_key(key: crate::PublicKey) -> Result<Self, crate::Error> {
+        ConsumerCredential {
+            secret: None,
+            public_key: None,
+        }
+        .with_public_key(key)
+    }
+
+    /// This consumer with an RSA public key as well (or instead of the one it had).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`](crate::Error::InvalidPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`] bits.
+    #[cfg(feature = "rsa")]
+    pub fn with_public_key(mut self, key: crate::PublicKey) -> Result<Self, crate::Error> {
+        if key.bits() < MIN_RSA_BITS {
+            return Err(crate::Error::InvalidPublicKey {
+                reason: format!(
+                    "the key has {} bits; a verifier accepts keys of {MIN_RSA_BITS} bits or more",
+                    key.bits()
+                ),
+            });
+        }
+        self.public_key = Some(key);
+        Ok(self)
+    }
+
+    /// This consumer with a shared secret as well (or instead of the one it had).
+    #[must_use]
+    pub fn with_secret(mut self, secret: impl Into<Secret>) -> Self {
+        self.secret = Some(secret.into());
+        self
+    }
+
+    /// The shared secret, for HMAC and PLAINTEXT, if the consumer has one.
+    #[must_use]
+    pub fn secret(&self) -> Option<&Secret> {
+        self.secret.as_ref()
+    }
+
+    /// The RSA public key, for `RSA-SHA1` and `RSA-SHA256`, if the consumer has one.
+    #[cfg(feature = "rsa")]
+    #[must_use]
+    pub fn public_key(&self) -> Option<&crate::PublicKey> {
+        self.public_key.as_ref()
+    }
+}
+
+/// Where the application keeps the credentials of its clients.
 pub trait CredentialStore {
-    /// The consumer secret of `consumer_key`, or `None` if the key is unknown.
+    /// What is held for `consumer_key`, or `None` if the key is unknown.
     ///
     /// # Errors
     ///
     /// A [`StoreError`] if the store cannot answer.
-    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError>;
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError>;
 
-    /// The secret of `token`, issued to `consumer_key`, or `None` if there is no such token.
+    /// The secret of `token`, or `None` unless such a token was issued to `consumer_key`.
+    /// Every signature method asks: a token that is unknown or another consumer's is refused
+    /// whatever the method, RSA included.
     ///
     /// # Errors
     ///
     /// A [`StoreError`] if the store cannot answer.
     fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError>;
-
-    /// The RSA public key of `consumer_key`, for `RSA-SHA1` and `RSA-SHA256`; `None` (the
-    /// default) refuses the RSA methods for this consumer.
-    ///
-    /// # Errors
-    ///
-    /// A [`StoreError`] if the store cannot answer.
-    #[cfg(feature = "rsa")]
-    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
-        let _ = consumer_key;
-        Ok(None)
-    }
 }
 
 impl<T: CredentialStore + ?Sized> CredentialStore for &T {
-    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError> {
-        (**self).consumer_secret(consumer_key)
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        (**self).consumer(consumer_key)
     }
     fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
         (**self).token_secret(consumer_key, token)
-    }
-    #[cfg(feature = "rsa")]
-    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
-        (**self).public_key(consumer_key)
     }
 }
 
 impl<T: CredentialStore + ?Sized> CredentialStore for Arc<T> {
-    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError> {
-        (**self).consumer_secret(consumer_key)
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        (**self).consumer(consumer_key)
     }
     fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
         (**self).token_secret(consumer_key, token)
-    }
-    #[cfg(feature = "rsa")]
-    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
-        (**self).public_key(consumer_key)
     }
 }
 
 /// Credentials held in memory: for tests, tools and small deployments.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryCredentials {
-    consumers: HashMap<String, Secret>,
+    consumers: HashMap<String, ConsumerCredential>,
     /// Token secrets by consumer key, then token: looked up without making a key.
     tokens: HashMap<String, HashMap<String, Secret>>,
-    #[cfg(feature = "rsa")]
-    public_keys: HashMap<String, crate::PublicKey>,
 }
 
 impl MemoryCredentials {
@@ -234,9 +343,16 @@ impl MemoryCredentials {
         MemoryCredentials::default()
     }
 
-    /// Adds (or replaces) a consumer.
+    /// Gives `consumer_key` a shared secret (replacing the one it had, keeping its public
+    /// key).
     pub fn add_consumer(&mut self, consumer_key: impl Into<String>, secret: impl Into<Secret>) {
-        self.consumers.insert(consumer_key.into(), secret.into());
+        let secret = secret.into();
+        match self.consumers.entry(consumer_key.into()) {
+            Entry::Occupied(mut held) => held.get_mut().secret = Some(secret),
+            Entry::Vacant(slot) => {
+                slot.insert(ConsumerCredential::from_secret(secret));
+            }
+        }
     }
 
     /// Adds (or replaces) a token issued to `consumer_key`.
@@ -252,15 +368,33 @@ impl MemoryCredentials {
             .insert(token.into(), secret.into());
     }
 
-    /// Adds (or replaces) the RSA public key of a consumer.
+    /// Gives `consumer_key` an RSA public key (replacing the one it had, keeping its shared
+    /// secret); a consumer added this way alone has no shared secret, so HMAC and PLAINTEXT
+    /// never verify for it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`](crate::Error::InvalidPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`] bits.
     #[cfg(feature = "rsa")]
-    pub fn add_public_key(&mut self, consumer_key: impl Into<String>, key: crate::PublicKey) {
-        self.public_keys.insert(consumer_key.into(), key);
+    pub fn add_public_key(
+        &mut self,
+        consumer_key: impl Into<String>,
+        key: crate::PublicKey,
+    ) -> Result<(), crate::Error> {
+        let checked = ConsumerCredential::from_public_key(key)?;
+        match self.consumers.entry(consumer_key.into()) {
+            Entry::Occupied(mut held) => held.get_mut().public_key = checked.public_key,
+            Entry::Vacant(slot) => {
+                slot.insert(checked);
+            }
+        }
+        Ok(())
     }
 }
 
 impl CredentialStore for MemoryCredentials {
-    fn consumer_secret(&self, consumer_key: &str) -> Result<Option<Secret>, StoreError> {
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
         Ok(self.consumers.get(consumer_key).cloned())
     }
 
@@ -270,11 +404,6 @@ impl CredentialStore for MemoryCredentials {
             .get(consumer_key)
             .and_then(|tokens| tokens.get(token))
             .cloned())
-    }
-
-    #[cfg(feature = "rsa")]
-    fn public_key(&self, consumer_key: &str) -> Result<Option<crate::PublicKey>, StoreError> {
-        Ok(self.public_keys.get(consumer_key).cloned())
     }
 }
 
@@ -1150,8 +1279,11 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         Ok((params, realm))
     }
 
-    /// Compares the signature in constant time. Unknown credentials are checked against a
-    /// dummy key and never match.
+    /// Compares the signature in constant time. The consumer and the token (if any) are
+    /// looked up for every method, and unknown credentials, or a consumer without the
+    /// credential the method needs, are checked against a dummy of the same kind (a short
+    /// secret, a 2048-bit public key) and never match: the same lookups and the same work,
+    /// and the same answer as a wrong signature.
     fn check_signature(
         &self,
         method: SignatureMethod,
@@ -1160,19 +1292,21 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         base_string: &[u8],
         signature: &[u8],
     ) -> Result<bool, VerifyError> {
-        if method.is_rsa() {
-            return self.check_rsa(method, consumer_key, base_string, signature);
-        }
-        let consumer_secret = self.credentials.consumer_secret(consumer_key)?;
+        let consumer = self.credentials.consumer(consumer_key)?;
         let token_secret = match token {
             Some(token) => self.credentials.token_secret(consumer_key, token)?,
             None => Some(Secret::default()),
         };
+        if method.is_rsa() {
+            return Ok(check_rsa(method, consumer.as_ref(), base_string, signature)
+                && token_secret.is_some());
+        }
+        let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
         let known = consumer_secret.is_some() && token_secret.is_some();
-        let dummy = || Secret::from(&b"unknown-credentials-are-checked-against-this"[..]);
+        let dummy = dummy_secret();
         let key = SigningKey::new(
-            &consumer_secret.unwrap_or_else(dummy),
-            &token_secret.unwrap_or_else(dummy),
+            consumer_secret.unwrap_or(dummy),
+            token_secret.as_ref().unwrap_or(dummy),
         );
         let matches = if method == SignatureMethod::Plaintext {
             key.expose().ct_eq(signature)
@@ -1189,36 +1323,55 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         };
         Ok(known && bool::from(matches))
     }
-
-    #[cfg(feature = "rsa")]
-    fn check_rsa(
-        &self,
-        method: SignatureMethod,
-        consumer_key: &str,
-        base_string: &[u8],
-        signature: &[u8],
-    ) -> Result<bool, VerifyError> {
-        let Some(key) = self.credentials.public_key(consumer_key)? else {
-            return Ok(false);
-        };
-        let Ok(sent) = BASE64.decode(signature) else {
-            return Ok(false);
-        };
-        Ok(sign::rsa_verify(method, &key, base_string, &sent))
-    }
-
-    #[cfg(not(feature = "rsa"))]
-    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
-    fn check_rsa(
-        &self,
-        _: SignatureMethod,
-        _: &str,
-        _: &[u8],
-        _: &[u8],
-    ) -> Result<bool, VerifyError> {
-        Ok(false)
-    }
 }
+
+/// The secret unknown consumers and tokens are checked with. Twice over with the `&`, it fits
+/// one hash block, as most keys do: an unknown credential costs no extra hash.
+fn dummy_secret() -> &'static Secret {
+    static DUMMY: std::sync::OnceLock<Secret> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| Secret::from(&b"unknown-credential"[..]))
+}
+
+/// Checks an RSA signature with the consumer's public key, or with a dummy key of 2048 bits
+/// (the same work, never a match) for an unknown consumer or one without a key.
+#[cfg(feature = "rsa")]
+fn check_rsa(
+    method: SignatureMethod,
+    consumer: Option<&ConsumerCredential>,
+    base_string: &[u8],
+    signature: &[u8],
+) -> bool {
+    static DUMMY: std::sync::OnceLock<Option<crate::PublicKey>> = std::sync::OnceLock::new();
+    let key = consumer.and_then(ConsumerCredential::public_key);
+    let Some(used) = key.or_else(|| {
+        DUMMY
+            .get_or_init(|| crate::PublicKey::from_pem(DUMMY_PUBLIC_KEY).ok())
+            .as_ref()
+    }) else {
+        return false;
+    };
+    let sent = BASE64.decode(signature).unwrap_or_default();
+    sign::rsa_verify(method, used, base_string, &sent) && key.is_some()
+}
+
+#[cfg(not(feature = "rsa"))]
+fn check_rsa(_: SignatureMethod, _: Option<&ConsumerCredential>, _: &[u8], _: &[u8]) -> bool {
+    false
+}
+
+/// The public half of a 2048-bit key whose private half was thrown away: what unknown
+/// consumers' RSA signatures are checked against.
+#[cfg(feature = "rsa")]
+const DUMMY_PUBLIC_KEY: &str = "-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEApn0wrGC6AGbX4ljKkmiN
+HVTMfg757EAoQqDyeT1+nIEB1P8WO/rq8eGIinSZnXkHssFSIlDylz/Ask6kCfAW
+Jxjha4wM96f+AkIzhgqjFxvqUogyFlD29ZDH54CNPpVhZiorbKpOxpKtTfQcg68h
+5mbcsxFyFa5o+i2DncCc6QUBcMlvEvYP63ftBGTg88x2lSFw5iDXmHp7XdAzXaN5
+kvIGz7g0Qo/tFIkGT2m/KPBEsG09ESmAxqJ6P9WMlAG63qtS0izHuczES39e5pOw
+vJC/vHdqlQSELzssoi0KUzfsq3vWaI0wT9QBIVXZUyz0426UfOT1M6Fx0pCYu6z/
+GwIDAQAB
+-----END PUBLIC KEY-----
+";
 
 /// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
 /// values are, refusing duplicates.

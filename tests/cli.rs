@@ -326,6 +326,120 @@ fn verify_prints_the_verdict_and_fails_when_the_request_does_not_verify() {
     assert!(!text(&help.stdout).contains("kd94hf93k423kf44"));
 }
 
+#[cfg(feature = "rsa")]
+const RSA_KEY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rsa-2048.pem");
+/// Its public half, written by `openssl pkey -pubout`.
+#[cfg(feature = "rsa")]
+const RSA_PUBLIC_KEY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rsa-2048-public.pem");
+#[cfg(feature = "rsa")]
+const PHOTOS: &str = "https://photos.example.net/photos?file=vacation.jpg";
+
+#[cfg(feature = "rsa")]
+fn verify_with_key(public: &str, header: &str, env: &[(&str, &str)]) -> Output {
+    oauth1(
+        &[
+            "verify",
+            "--url",
+            PHOTOS,
+            "--public-key-file",
+            public,
+            "--now",
+            "1700000000",
+            "--authorization",
+            header,
+        ],
+        b"",
+        env,
+    )
+}
+
+/// The attacks of the security review, as reproduced with the command line: a token the
+/// server does not hold passes RSA, and a consumer holding only a public key passes PLAINTEXT
+/// with the signature `&`. Each must be refused.
+#[cfg(feature = "rsa")]
+#[test]
+fn verify_holds_only_what_it_is_given() {
+    let public = RSA_PUBLIC_KEY;
+    let signed = oauth1(
+        &[
+            "sign",
+            "--url",
+            PHOTOS,
+            "--consumer-key",
+            "ck",
+            "--token",
+            "alice-token",
+            "--signature-method",
+            "RSA-SHA1",
+            "--private-key-file",
+            RSA_KEY,
+            "--nonce",
+            "n1",
+            "--timestamp",
+            "1700000000",
+        ],
+        b"",
+        &[("OAUTH1_CONSUMER_SECRET", ""), ("OAUTH1_TOKEN_SECRET", "x")],
+    );
+    assert!(signed.status.success(), "{}", text(&signed.stderr));
+    let stdout = text(&signed.stdout);
+    let header = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("authorization:"))
+        .unwrap()
+        .trim();
+    // With the token the server holds, it verifies; without it, no such token exists.
+    let ok = verify_with_key(public, header, &[("OAUTH1_TOKEN_SECRET", "x")]);
+    assert!(ok.status.success(), "{}", text(&ok.stdout));
+    let refused = verify_with_key(public, header, &[]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stdout));
+    assert!(text(&refused.stdout).starts_with("invalid: bad-signature\n"));
+
+    // An RSA-only consumer: PLAINTEXT over empty secrets is refused.
+    let forged = "OAuth oauth_consumer_key=\"ck\", oauth_token=\"anyone\", oauth_signature_method=\"PLAINTEXT\", oauth_timestamp=\"1700000000\", oauth_nonce=\"x\", oauth_signature=\"%26\"";
+    let refused = verify_with_key(public, forged, &[("OAUTH1_TOKEN_SECRET", "")]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stdout));
+    assert!(text(&refused.stdout).starts_with("invalid: bad-signature\n"));
+    // An explicitly empty consumer secret is a shared secret, as published examples use.
+    let env = [("OAUTH1_TOKEN_SECRET", ""), ("OAUTH1_CONSUMER_SECRET", "")];
+    let held = verify_with_key(public, forged, &env);
+    assert!(held.status.success(), "{}", text(&held.stdout));
+}
+
+/// A public key under 2048 bits (the published RSA example's) is refused with an error that
+/// says so.
+#[cfg(feature = "rsa")]
+#[test]
+fn verify_refuses_weak_public_keys() {
+    let published: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/verify-published.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let pem = published
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|line| line["public_key_pem"].as_str())
+        .unwrap();
+    let weak = std::env::temp_dir().join(format!("oauth1-cli-weak-{}.pem", std::process::id()));
+    std::fs::write(&weak, pem).unwrap();
+    let out = verify_with_key(
+        weak.to_str().unwrap(),
+        "OAuth oauth_consumer_key=\"ck\"",
+        &[],
+    );
+    std::fs::remove_file(&weak).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: invalid RSA public key: the key has 1024 bits; a verifier accepts keys of 2048 bits or more\n"
+    );
+}
+
 /// The X sample's published base string (`fixtures/published.json`).
 fn x_base_string() -> String {
     read_cases(&common::fixtures_dir().join("published.json"))

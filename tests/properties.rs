@@ -268,6 +268,7 @@ impl Model {
         Verifier::new(credentials, MemoryNonceStore::new())
             .with_policy(
                 Policy::default()
+                    .allow_plaintext(true)
                     .allow_plaintext_over_http(true)
                     .require_body_hash(true),
             )

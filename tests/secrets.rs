@@ -110,7 +110,8 @@ fn the_verifier_its_results_and_its_errors() {
     credentials.add_consumer("ck", CS);
     credentials.add_token("ck", "tk", TS);
     debug("MemoryCredentials", &credentials);
-    let verifier = Verifier::new(credentials, MemoryNonceStore::new());
+    let verifier = Verifier::new(credentials, MemoryNonceStore::new())
+        .with_policy(Policy::default().allow_plaintext(true));
     debug("Verifier", &verifier);
 
     let (request, header) = signed_plaintext();
@@ -129,7 +130,7 @@ fn the_verifier_its_results_and_its_errors() {
     other.add_consumer("ck", SERVER);
     other.add_token("ck", "tk", TS);
     let err = Verifier::new(other, MemoryNonceStore::new())
-        .with_policy(Policy::default())
+        .with_policy(Policy::default().allow_plaintext(true))
         .verify_at(&request, Some(&header), Timestamp::new(NOW))
         .unwrap_err();
     error("a bad PLAINTEXT signature", &err);

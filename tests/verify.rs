@@ -21,8 +21,10 @@ fn credentials() -> MemoryCredentials {
     c
 }
 
+/// A verifier that accepts every method, PLAINTEXT included.
 fn verifier() -> Verifier<MemoryCredentials, MemoryNonceStore> {
     Verifier::new(credentials(), MemoryNonceStore::new())
+        .with_policy(Policy::default().allow_plaintext(true))
 }
 
 fn signer() -> Signer {
@@ -105,7 +107,7 @@ fn every_method_and_transport_round_trips() {
                 .verify_at(&in_query, None, Timestamp::new(NOW))
                 .unwrap_err();
             assert_eq!(err.reason(), Reason::ReplayedNonce, "{method} query: {err}");
-            let fresh = Verifier::new(credentials(), MemoryNonceStore::new());
+            let fresh = self::verifier();
             fresh
                 .verify_at(&in_query, None, Timestamp::new(NOW))
                 .unwrap_or_else(|e| panic!("{method} query: {e}"));
@@ -119,7 +121,7 @@ fn every_method_and_transport_round_trips() {
                 let in_body = Request::new("POST", URL)
                     .unwrap()
                     .with_form_body(body.as_bytes());
-                Verifier::new(credentials(), MemoryNonceStore::new())
+                self::verifier()
                     .verify_at(&in_body, None, Timestamp::new(NOW))
                     .unwrap_or_else(|e| panic!("{method} body: {e}"));
             }
@@ -294,7 +296,8 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
     ];
     for (h, reason, message) in cases {
         let store = MemoryNonceStore::new();
-        let verifier = Verifier::new(credentials(), &store);
+        let verifier = Verifier::new(credentials(), &store)
+            .with_policy(Policy::default().allow_plaintext(true));
         let err = verifier.verify_at(&http, Some(&h), now).unwrap_err();
         assert_eq!(
             (err.reason(), err.to_string().as_str()),
@@ -564,7 +567,11 @@ fn method_allow_list_and_plaintext_policy() {
         Reason::InsecureTransport
     );
     verifier()
-        .with_policy(Policy::default().allow_plaintext_over_http(true))
+        .with_policy(
+            Policy::default()
+                .allow_plaintext(true)
+                .allow_plaintext_over_http(true),
+        )
         .verify_at(&http, Some(&h), Timestamp::new(NOW))
         .unwrap();
 }
@@ -865,49 +872,266 @@ fn public_origin_rebuilds_what_the_client_signed() {
 }
 
 #[cfg(feature = "rsa")]
-#[test]
-fn rsa_signatures_verify_with_the_consumers_public_key() {
-    use oauth1_signer::{PrivateKey, PublicKey};
-    let pem = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/published.json"
-    ))
-    .unwrap();
-    let cases: serde_json::Value = serde_json::from_str(&pem).unwrap();
-    let pem = cases
-        .as_array()
-        .unwrap()
-        .iter()
-        .find_map(|c| c.get("private_key_pem").and_then(|p| p.as_str()))
-        .expect("a published RSA case")
-        .to_owned();
-    let key = PrivateKey::from_pem(&pem).unwrap();
-    let mut creds = credentials();
-    creds.add_public_key(CK, PublicKey::from(&key));
-    let request = Request::new("GET", URL).unwrap();
-    for method in [SignatureMethod::RsaSha1, SignatureMethod::RsaSha256] {
-        let s = signer().with_method(method).with_private_key(key.clone());
-        let h = header(&s, &request, &format!("rsa-{method}"));
-        Verifier::new(&creds, MemoryNonceStore::new())
-            .verify_at(&request, Some(&h), Timestamp::new(NOW))
-            .unwrap();
-        // Without a public key for the consumer, RSA is refused as a bad signature.
+mod rsa {
+    use super::*;
+    use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError};
+    use oauth1_signer::{PrivateKey, PublicKey, Secret};
+
+    fn key() -> PrivateKey {
+        let pem = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/rsa-2048.pem"
+        ))
+        .unwrap();
+        PrivateKey::from_pem(&pem).unwrap()
+    }
+
+    /// A consumer holding only the public key, and the usual token.
+    fn rsa_only() -> MemoryCredentials {
+        let mut c = MemoryCredentials::new();
+        c.add_public_key(CK, PublicKey::from(&key())).unwrap();
+        c.add_token(CK, TK, TS);
+        c
+    }
+
+    fn rsa_signer(method: SignatureMethod) -> Signer {
+        signer().with_method(method).with_private_key(key())
+    }
+
+    #[test]
+    fn rsa_signatures_verify_with_the_consumers_public_key() {
+        let mut both = credentials();
+        both.add_public_key(CK, PublicKey::from(&key())).unwrap();
+        let request = Request::new("GET", URL).unwrap();
+        for method in [SignatureMethod::RsaSha1, SignatureMethod::RsaSha256] {
+            let h = header(&rsa_signer(method), &request, &format!("rsa-{method}"));
+            for creds in [rsa_only(), both.clone()] {
+                let v = Verifier::new(creds, MemoryNonceStore::new())
+                    .verify_at(&request, Some(&h), Timestamp::new(NOW))
+                    .unwrap();
+                assert_eq!(v.token(), Some(TK));
+            }
+            // Without a public key for the consumer, RSA is refused as a bad signature.
+            assert_eq!(
+                reason(verifier().verify_at(&request, Some(&h), Timestamp::new(NOW))),
+                Reason::BadSignature
+            );
+            let other = Request::new("GET", "https://photos.example.net/photos").unwrap();
+            assert_eq!(
+                reason(
+                    Verifier::new(rsa_only(), MemoryNonceStore::new()).verify_at(
+                        &other,
+                        Some(&h),
+                        Timestamp::new(NOW)
+                    )
+                ),
+                Reason::BadSignature
+            );
+        }
         assert_eq!(
-            reason(verifier().verify_at(&request, Some(&h), Timestamp::new(NOW))),
-            Reason::BadSignature
-        );
-        let other = Request::new("GET", "https://photos.example.net/photos").unwrap();
-        assert_eq!(
-            reason(Verifier::new(&creds, MemoryNonceStore::new()).verify_at(
-                &other,
-                Some(&h),
-                Timestamp::new(NOW)
-            )),
-            Reason::BadSignature
+            PublicKey::from_pem("nope").unwrap_err().to_string(),
+            "invalid RSA public key: expected a PEM block \"-----BEGIN RSA PUBLIC KEY-----\" (PKCS#1) or \"-----BEGIN PUBLIC KEY-----\" (SubjectPublicKeyInfo)"
         );
     }
-    assert_eq!(
-        PublicKey::from_pem("nope").unwrap_err().to_string(),
-        "invalid RSA public key: expected a PEM block \"-----BEGIN RSA PUBLIC KEY-----\" (PKCS#1) or \"-----BEGIN PUBLIC KEY-----\" (SubjectPublicKeyInfo)"
+
+    /// The RSA signature does not involve the token secret, so the token must be looked up all
+    /// the same: one the server does not hold, or holds for another consumer, is refused.
+    #[test]
+    fn rsa_requests_naming_a_token_the_server_does_not_hold_are_refused() {
+        let request = Request::new("GET", URL).unwrap();
+        let mut creds = rsa_only();
+        creds.add_consumer("other-consumer", "other secret");
+        creds.add_token("other-consumer", "alice-token", "alice secret");
+        for method in [SignatureMethod::RsaSha1, SignatureMethod::RsaSha256] {
+            for token in ["alice-token", "no-such-token"] {
+                let s = Signer::new(Consumer::new(CK, ""))
+                    .with_token(Token::new(token, "anything"))
+                    .with_method(method)
+                    .with_private_key(key());
+                let h = header(&s, &request, &format!("{method}-{token}"));
+                let err = Verifier::new(&creds, MemoryNonceStore::new())
+                    .verify_at(&request, Some(&h), Timestamp::new(NOW))
+                    .unwrap_err();
+                assert_eq!(err.reason(), Reason::BadSignature, "{method} {token}");
+            }
+        }
+    }
+
+    /// A consumer registered with a public key alone has no shared secret: PLAINTEXT with the
+    /// signature `&` and HMAC keyed with `&` must not pass.
+    #[test]
+    fn an_rsa_only_consumer_cannot_be_forged_with_the_shared_secret_methods() {
+        let request = Request::new("GET", URL).unwrap();
+        let policy = Policy::default().allow_plaintext(true);
+        let mut creds = rsa_only();
+        creds.add_token(CK, "anyone", "");
+        for method in [
+            SignatureMethod::Plaintext,
+            SignatureMethod::HmacSha1,
+            SignatureMethod::HmacSha256,
+            SignatureMethod::HmacSha512,
+        ] {
+            for token in [None, Some("anyone")] {
+                let mut s = Signer::new(Consumer::new(CK, "")).with_method(method);
+                if let Some(token) = token {
+                    s = s.with_token(Token::new(token, ""));
+                }
+                let h = header(&s, &request, &format!("{method}-{token:?}"));
+                let err = Verifier::new(&creds, MemoryNonceStore::new())
+                    .with_policy(policy.clone())
+                    .verify_at(&request, Some(&h), Timestamp::new(NOW))
+                    .unwrap_err();
+                assert_eq!(err.reason(), Reason::BadSignature, "{method} {token:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn public_keys_under_2048_bits_are_refused() {
+        let published: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/fixtures/published.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let pem = published
+            .as_array()
+            .unwrap()
+            .iter()
+            .find_map(|c| c.get("private_key_pem").and_then(|p| p.as_str()))
+            .expect("the published RSA case");
+        let weak = PublicKey::from(&PrivateKey::from_pem(pem).unwrap());
+        assert_eq!(weak.bits(), 1024);
+        let message = "invalid RSA public key: the key has 1024 bits; a verifier accepts keys of 2048 bits or more";
+        assert_eq!(
+            MemoryCredentials::new()
+                .add_public_key(CK, weak.clone())
+                .unwrap_err()
+                .to_string(),
+            message
+        );
+        assert_eq!(
+            ConsumerCredential::from_public_key(weak.clone())
+                .unwrap_err()
+                .to_string(),
+            message
+        );
+        assert_eq!(
+            ConsumerCredential::from_secret(CS)
+                .with_public_key(weak)
+                .unwrap_err()
+                .to_string(),
+            message
+        );
+        assert_eq!(PublicKey::from(&key()).bits(), 2048);
+    }
+
+    /// Records the lookups, to show that every method asks the same questions.
+    #[derive(Default)]
+    struct Recording {
+        inner: MemoryCredentials,
+        calls: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl CredentialStore for Recording {
+        fn consumer(&self, key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+            self.calls.lock().unwrap().push(format!("consumer {key}"));
+            self.inner.consumer(key)
+        }
+        fn token_secret(&self, key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+            self.calls
+                .lock()
+                .unwrap()
+                .push(format!("token {key} {token}"));
+            self.inner.token_secret(key, token)
+        }
+    }
+
+    #[test]
+    fn known_and_unknown_credentials_are_looked_up_alike_for_every_method() {
+        let request = Request::new("GET", URL).unwrap();
+        let mut inner = credentials();
+        inner.add_public_key(CK, PublicKey::from(&key())).unwrap();
+        for method in [
+            SignatureMethod::HmacSha1,
+            SignatureMethod::RsaSha1,
+            SignatureMethod::RsaSha256,
+        ] {
+            for (ck, tk) in [(CK, TK), ("unknown", TK), (CK, "unknown")] {
+                let s = Signer::new(Consumer::new(ck, CS))
+                    .with_token(Token::new(tk, TS))
+                    .with_method(method)
+                    .with_private_key(key());
+                let h = header(&s, &request, "same");
+                let store = Recording {
+                    inner: inner.clone(),
+                    ..Recording::default()
+                };
+                let result = Verifier::new(&store, MemoryNonceStore::new()).verify_at(
+                    &request,
+                    Some(&h),
+                    Timestamp::new(NOW),
+                );
+                assert_eq!(result.is_ok(), ck == CK && tk == TK, "{method} {ck} {tk}");
+                assert_eq!(
+                    *store.calls.lock().unwrap(),
+                    [format!("consumer {ck}"), format!("token {ck} {tk}")],
+                    "{method} {ck} {tk}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn hmac_requests_naming_a_token_the_server_does_not_hold_are_refused() {
+    let request = Request::new("GET", URL).unwrap();
+    let mut creds = credentials();
+    creds.add_consumer("other-consumer", "other secret");
+    creds.add_token("other-consumer", "alice-token", "");
+    // Another consumer's token, even with its secret known, and an unknown token signed with
+    // an empty secret.
+    for (token, secret) in [("alice-token", ""), ("no-such-token", "")] {
+        let s = Signer::new(Consumer::new(CK, CS)).with_token(Token::new(token, secret));
+        let h = header(&s, &request, token);
+        let err = Verifier::new(&creds, MemoryNonceStore::new())
+            .verify_at(&request, Some(&h), Timestamp::new(NOW))
+            .unwrap_err();
+        assert_eq!(err.reason(), Reason::BadSignature, "{token}");
+    }
+}
+
+#[test]
+fn plaintext_is_accepted_only_when_the_application_asks() {
+    let request = Request::new("GET", URL).unwrap();
+    let h = header(
+        &signer().with_method(SignatureMethod::Plaintext),
+        &request,
+        "pt",
     );
+    assert!(!Policy::default()
+        .methods
+        .contains(&SignatureMethod::Plaintext));
+    assert_eq!(
+        reason(
+            Verifier::new(credentials(), MemoryNonceStore::new()).verify_at(
+                &request,
+                Some(&h),
+                Timestamp::new(NOW)
+            )
+        ),
+        Reason::UnsupportedSignatureMethod
+    );
+    let policy = Policy::default().allow_plaintext(true);
+    assert!(policy.methods.contains(&SignatureMethod::Plaintext));
+    Verifier::new(credentials(), MemoryNonceStore::new())
+        .with_policy(policy.clone())
+        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .unwrap();
+    assert!(!policy
+        .allow_plaintext(false)
+        .methods
+        .contains(&SignatureMethod::Plaintext));
 }

@@ -94,7 +94,7 @@ def main(base):
     expect("first of a replay", session.send(request), 200)
     expect("replay", session.send(request), 401)
 
-    # PLAINTEXT is refused over plain http by the server's default policy.
+    # PLAINTEXT is refused by the server's default policy (and would be over plain http).
     plaintext = OAuth1(CONSUMER[0], CONSUMER[1], signature_method=SIGNATURE_PLAINTEXT)
     expect("PLAINTEXT over http", requests.get(base + "/photos", auth=plaintext), 400)
 

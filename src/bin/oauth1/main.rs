@@ -172,13 +172,15 @@ struct VerifyArgs {
     #[arg(long)]
     authorization: Option<String>,
 
-    /// The consumer secret the server holds for the presented consumer key.
+    /// The consumer secret the server holds for the presented consumer key; without it (and
+    /// its variable) the consumer has no shared secret, and only the RSA methods can verify.
     #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
     consumer_secret: Option<String>,
-    /// The token secret the server holds for the presented token.
+    /// The token secret the server holds for the presented token; without it (and its
+    /// variable) the server holds no token, and a request that names one is refused.
     #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
     token_secret: Option<String>,
-    /// PEM file of the consumer's RSA public key, for the RSA methods.
+    /// PEM file of the consumer's RSA public key (2048 bits or more), for the RSA methods.
     #[arg(long, value_name = "FILE")]
     public_key_file: Option<PathBuf>,
 

@@ -1,7 +1,8 @@
 //! `oauth1 verify`: a received request checked as a server checks it.
 
 use oauth1_signer::verify::{
-    CredentialStore, MemoryNonceStore, Policy, StoreError, Verified, Verifier, VerifyError,
+    ConsumerCredential, CredentialStore, MemoryNonceStore, Policy, StoreError, Verified, Verifier,
+    VerifyError,
 };
 use oauth1_signer::{Request, Secret, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -23,7 +24,8 @@ struct Received {
     content_type: Option<String>,
     #[serde(default)]
     authorization: Option<String>,
-    consumer_secret: String,
+    #[serde(default)]
+    consumer_secret: Option<String>,
     #[serde(default)]
     token_secret: Option<String>,
     /// This tool's extension: the consumer's RSA public key, for the RSA methods.
@@ -38,53 +40,56 @@ struct Received {
     _expected: Option<serde::de::IgnoredAny>,
 }
 
-/// The secrets the server holds for whatever consumer key and token the request presents.
+/// What the server holds, and only that: the consumer key the request presents has the given
+/// shared secret and public key (either may be absent, not both), and a token it presents
+/// exists only if a token secret is given.
 struct Held {
-    consumer_secret: Secret,
-    token_secret: Secret,
-    #[cfg(feature = "rsa")]
-    public_key: Option<oauth1_signer::PublicKey>,
+    consumer: Option<ConsumerCredential>,
+    token_secret: Option<Secret>,
 }
 
 impl Held {
     fn new(
-        consumer_secret: &str,
+        consumer_secret: Option<&str>,
         token_secret: Option<&str>,
         public_key_pem: Option<&str>,
     ) -> Result<Held, String> {
-        #[cfg(feature = "rsa")]
-        let public_key = public_key_pem
-            .map(oauth1_signer::PublicKey::from_pem)
-            .transpose()
-            .map_err(|e| e.to_string())?;
-        #[cfg(not(feature = "rsa"))]
-        if public_key_pem.is_some() {
-            return Err(
-                "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa"
-                    .to_owned(),
-            );
+        let mut consumer = consumer_secret.map(ConsumerCredential::from_secret);
+        if let Some(pem) = public_key_pem {
+            #[cfg(feature = "rsa")]
+            {
+                let key = oauth1_signer::PublicKey::from_pem(pem).map_err(|e| e.to_string())?;
+                consumer = Some(
+                    match consumer {
+                        Some(consumer) => consumer.with_public_key(key),
+                        None => ConsumerCredential::from_public_key(key),
+                    }
+                    .map_err(|e| e.to_string())?,
+                );
+            }
+            #[cfg(not(feature = "rsa"))]
+            {
+                let _ = (pem, &mut consumer);
+                return Err(
+                    "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa"
+                        .to_owned(),
+                );
+            }
         }
         Ok(Held {
-            consumer_secret: Secret::from(consumer_secret),
-            token_secret: Secret::from(token_secret.unwrap_or("")),
-            #[cfg(feature = "rsa")]
-            public_key,
+            consumer,
+            token_secret: token_secret.map(Secret::from),
         })
     }
 }
 
 impl CredentialStore for Held {
-    fn consumer_secret(&self, _: &str) -> Result<Option<Secret>, StoreError> {
-        Ok(Some(self.consumer_secret.clone()))
+    fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        Ok(self.consumer.clone())
     }
 
     fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
-        Ok(Some(self.token_secret.clone()))
-    }
-
-    #[cfg(feature = "rsa")]
-    fn public_key(&self, _: &str) -> Result<Option<oauth1_signer::PublicKey>, StoreError> {
-        Ok(self.public_key.clone())
+        Ok(self.token_secret.clone())
     }
 }
 
@@ -110,7 +115,7 @@ fn check(
     now: Timestamp,
 ) -> Result<Result<Verified, VerifyError>, String> {
     let held = Held::new(
-        &received.consumer_secret,
+        received.consumer_secret.as_deref(),
         received.token_secret.as_deref(),
         received.public_key_pem.as_deref(),
     )?;
@@ -131,7 +136,8 @@ fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
         Ok(received) => received,
         Err(e) => return error_line(name, format!("invalid verify line: {e}")),
     };
-    let mut policy = Policy::default();
+    // The command line stands for a server that accepts every method, PLAINTEXT included.
+    let mut policy = Policy::default().allow_plaintext(true);
     if let Some(window) = received.timestamp_window {
         policy = policy.with_timestamp_window(window);
     }
@@ -183,11 +189,11 @@ pub(crate) fn jsonl() -> Result<(), String> {
 
 pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
     let public_key_pem = super::read_text(args.public_key_file.as_ref(), "the public key file")?;
-    let consumer_secret = match (args.consumer_secret, &public_key_pem) {
-        (Some(secret), _) => secret,
-        (None, Some(_)) => String::new(),
-        (None, None) => return Err(super::NO_CONSUMER_SECRET.to_owned()),
-    };
+    // No consumer secret means none is held: an RSA-only consumer.
+    let consumer_secret = args.consumer_secret;
+    if consumer_secret.is_none() && public_key_pem.is_none() {
+        return Err(super::NO_CONSUMER_SECRET.to_owned());
+    }
     let body = args.request.read_body()?;
     let now = match args.now {
         Some(now) => Timestamp::new(now),
@@ -209,6 +215,7 @@ pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
         _expected: None,
     };
     let policy = Policy::default()
+        .allow_plaintext(true)
         .with_timestamp_window(args.timestamp_window)
         .allow_plaintext_over_http(args.allow_plaintext_over_http);
     match check(&received, &body, policy, &MemoryNonceStore::new(), now)? {
