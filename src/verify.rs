@@ -444,8 +444,13 @@ impl NonceKey<'_> {
 
 /// Where verified nonces are recorded, to refuse replays.
 ///
-/// Entries may be dropped after `expires_at`: from then on the timestamp check refuses the
-/// request anyway.
+/// An entry must be kept until `expires_at` and may be dropped after it. The verifier sets
+/// `expires_at` to `oauth_timestamp` plus twice the window plus one second: this server
+/// accepts the timestamp up to the end of the second `oauth_timestamp + window` by its clock,
+/// and the second window covers other instances sharing the store whose clocks differ from
+/// this one's by up to the window. A store that counts expiry in whole seconds from the
+/// moment it writes (`now` is the clock's reading rounded down) keeps the entry at least that
+/// long.
 pub trait NonceStore {
     /// Records `nonce` if it is new, atomically; returns `true` if it was new, `false` if it
     /// was already recorded (a replay).
@@ -1141,7 +1146,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             timestamp,
             nonce,
         };
-        let expires_at = Timestamp::new(timestamp.as_secs().saturating_add(window));
+        let expires_at = nonce_expiry(timestamp, window);
         if !self.nonces.insert(&key, now, expires_at)? {
             return Err(VerifyError::ReplayedNonce);
         }
@@ -1372,6 +1377,15 @@ vJC/vHdqlQSELzssoi0KUzfsq3vWaI0wT9QBIVXZUyz0426UfOT1M6Fx0pCYu6z/
 GwIDAQAB
 -----END PUBLIC KEY-----
 ";
+
+/// When a nonce may be forgotten: see [`NonceStore`].
+fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
+    Timestamp::new(
+        (timestamp.as_secs())
+            .saturating_add(window.saturating_mul(2))
+            .saturating_add(1),
+    )
+}
 
 /// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
 /// values are, refusing duplicates.

@@ -157,6 +157,54 @@ fn two_instances_sharing_redis_refuse_a_replay_across_them() {
     .unwrap();
 }
 
+/// Sleeps until `fraction` of a second past the unix second `second`.
+fn sleep_until(second: u64, fraction: f64) {
+    let target = Duration::from_secs(second) + Duration::from_secs_f64(fraction);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    if let Some(left) = target.checked_sub(now) {
+        thread::sleep(left);
+    }
+}
+
+/// The key's expiry, counted by Redis in whole seconds from when it was written, must outlive
+/// the last instant any instance accepts the timestamp: this one's until the end of the second
+/// `timestamp + window`, and another's whose clock is behind by up to the window.
+#[test]
+fn a_replay_is_refused_at_the_last_accepted_instant() {
+    let _serial = serial();
+    let server = Server::start();
+    let window = 1;
+    let policy = oauth1_signer::verify::Policy::default().with_timestamp_window(window);
+    let verifier = |server: &Server| {
+        Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap())
+            .with_policy(policy.clone())
+    };
+    let (a, b) = (verifier(&server), verifier(&server));
+    // Signed and first verified just after a second begins, by the real clock.
+    let start = Timestamp::now().unwrap().as_secs() + 1;
+    sleep_until(start, 0.01);
+    let timestamp = Timestamp::now().unwrap();
+    let header = Signer::new(Consumer::new(CK, "kd94hf93k423kf44"))
+        .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"))
+        .sign(&request(), &Nonce::new("last").unwrap(), timestamp)
+        .unwrap()
+        .authorization();
+    a.verify(&request(), Some(&header)).unwrap();
+
+    // Near the end of the last second this instance accepts the timestamp.
+    sleep_until(timestamp.as_secs() + window, 0.9);
+    let err = a.verify(&request(), Some(&header)).unwrap_err();
+    assert_eq!(err.reason(), Reason::ReplayedNonce, "{err}");
+
+    // Another instance whose clock is a window behind accepts the timestamp a window longer.
+    sleep_until(timestamp.as_secs() + 2 * window, 0.9);
+    let behind = Timestamp::new(Timestamp::now().unwrap().as_secs() - window);
+    let err = b.verify_at(&request(), Some(&header), behind).unwrap_err();
+    assert_eq!(err.reason(), Reason::ReplayedNonce, "{err}");
+}
+
 #[test]
 fn entries_expire_with_the_window() {
     let _serial = serial();

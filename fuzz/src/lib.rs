@@ -6,7 +6,7 @@ use oauth1_signer::encode::{self as pct, decode_form, encode, encoded_len};
 use oauth1_signer::explain::{compare, find_base_string, Explainer, Observed};
 use oauth1_signer::header::{Authorization, Limits};
 use oauth1_signer::params::{Parameters, Source};
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
+use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Reason, Verifier};
 use oauth1_signer::{Consumer, Nonce, Request, SignatureMethod, Signer, Timestamp, Token};
 
 /// The command line's own code for a `sign --jsonl` line.
@@ -235,9 +235,11 @@ pub fn header(data: &[u8]) {
     assert_eq!(read, sent);
 }
 
-/// The default policy, PLAINTEXT over http allowed; with `limits` or the default ones.
+/// The default policy, PLAINTEXT allowed, over http too; with `limits` or the default ones.
 fn policy(limits: Option<Limits>) -> Policy {
-    let policy = Policy::default().allow_plaintext_over_http(true);
+    let policy = Policy::default()
+        .allow_plaintext(true)
+        .allow_plaintext_over_http(true);
     match limits {
         Some(limits) => policy.with_limits(limits),
         None => policy,
@@ -305,12 +307,19 @@ pub fn verify(data: &[u8]) {
             // A message may quote the input, which then has the secret in it.
             return;
         }
-        if let Err(err) = verifier(None).verify_at(&request, Some(header), now) {
-            for text in [err.to_string(), format!("{err:?}")] {
-                assert!(!text.contains(CONSUMER_SECRET) && !text.contains(TOKEN_SECRET));
+        match verifier(None).verify_at(&request, Some(header), now) {
+            // Only the credentials the server holds can pass.
+            Ok(verified) => {
+                assert_eq!(verified.consumer_key(), CONSUMER);
+                assert!(matches!(verified.token(), None | Some(TOKEN)));
             }
-            if let Some(problem) = err.problem() {
-                assert!(!problem.to_urlencoded().contains(CONSUMER_SECRET));
+            Err(err) => {
+                for text in [err.to_string(), format!("{err:?}")] {
+                    assert!(!text.contains(CONSUMER_SECRET) && !text.contains(TOKEN_SECRET));
+                }
+                if let Some(problem) = err.problem() {
+                    assert!(!problem.to_urlencoded().contains(CONSUMER_SECRET));
+                }
             }
         }
         return;
@@ -336,6 +345,18 @@ pub fn verify(data: &[u8]) {
     if let Err(err) = verified {
         panic!("a signed request does not verify: {err}");
     }
+    // A server that holds the consumer but not the token refuses the same request, as it
+    // would a wrong signature.
+    let mut consumer_only = MemoryCredentials::new();
+    consumer_only.add_consumer(CONSUMER, CONSUMER_SECRET);
+    let refused = Verifier::new(consumer_only, MemoryNonceStore::new())
+        .with_policy(policy(Some(UNLIMITED)))
+        .verify_at(&request, Some(&signed.authorization()), now);
+    assert_eq!(
+        refused.map(|_| ()).map_err(|e| e.reason()),
+        Err(Reason::BadSignature),
+        "a token the server does not hold"
+    );
 }
 
 /// Answers one `oauth1 sign --jsonl` line as the command line does; what it signs parses

@@ -8,7 +8,9 @@ use crate::Timestamp;
 
 /// A [`NonceStore`] in Redis: one atomic `SET key 1 NX EX seconds` per nonce, so that two
 /// server instances sharing the Redis cannot both accept the same nonce. Entries expire by
-/// themselves when the timestamp leaves the window.
+/// themselves at the [`NonceStore`]'s `expires_at`, counted in whole seconds from the write:
+/// a window after the last second any instance whose clock is off by up to the window still
+/// accepts the timestamp.
 ///
 /// Connection errors and timeouts are [`StoreError`]s, never "new nonce". A broken
 /// connection is dropped and a new one opened on the next request.
