@@ -421,7 +421,7 @@ fn check_authority(url: &str) -> Result<(), Error> {
 pub(crate) const FORM: &str = "application/x-www-form-urlencoded";
 
 /// Whether a Content-Type is `application/x-www-form-urlencoded`.
-fn is_form(content_type: &str) -> bool {
+pub(crate) fn is_form(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim();
     essence.eq_ignore_ascii_case(FORM)
 }

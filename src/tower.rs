@@ -7,18 +7,28 @@
 //!    the application says where it is reachable ([`VerifyLayer::new`] takes the public
 //!    origin; [`VerifyLayer::with_public_url`] takes a function of the request, for a proxy's
 //!    forwarded headers);
-//! 2. reads the body, up to a limit (1 MiB unless [`VerifyLayer::with_body_limit`] says
-//!    otherwise), because a form body's parameters are signed;
-//! 3. verifies the request with the `Authorization` header, and then either
+//! 2. refuses a `Content-Type` that starts like `application/x-www-form-urlencoded` but is
+//!    not it (`application/x-www-form-urlencodedX`): the verifier would not sign its
+//!    parameters, and some frameworks' form extractors would still read them;
+//! 3. reads the body only when it is signed: a form body, whose parameters are, or a body
+//!    that `oauth_body_hash` covers (sent, or required by the policy). Then the protocol
+//!    parameters of the header or query are checked first, and the body is read up to a
+//!    limit (1 MiB unless [`VerifyLayer::with_body_limit`] says otherwise). Any other body
+//!    is handed on unread: it is not authenticated (RFC 5849 §3.4.1.3.1), unless the policy
+//!    requires the Body Hash extension ([`Policy::require_body_hash`]);
+//! 4. verifies the request, and then either
 //!    - hands it on, the body unchanged and the [`Verified`] identity in the request's
 //!      extensions, or
 //!    - answers for the service: 400 or 401 (with `WWW-Authenticate: OAuth realm="…"` on 401)
 //!      and the OAuth Problem Reporting body (`oauth_problem=…&oauth_problem_advice=…`,
-//!      `application/x-www-form-urlencoded`); 413 for a body over the limit; 503 when a store
-//!      fails.
+//!      `application/x-www-form-urlencoded`); 413 for a body over the limit; 503 with a fixed
+//!      body when a store fails, whose error goes to the log (`tracing`, target
+//!      `oauth1_signer::tower`), never to the client.
 //!
 //! The verifier's stores are called synchronously on the task serving the request: the
 //! in-memory stores never block; a store that waits on the network holds the task meanwhile.
+//!
+//! [`Policy::require_body_hash`]: crate::verify::Policy::require_body_hash
 //!
 //! ```
 //! use oauth1_signer::tower::VerifyLayer;
@@ -54,7 +64,9 @@ use tower_layer::Layer;
 use tower_service::Service;
 use url::Url;
 
-use crate::verify::{self, CredentialStore, NonceStore, Verified, Verifier, VerifyError};
+use crate::verify::{
+    self, CredentialStore, NonceStore, PublicOrigin, Verified, Verifier, VerifyError,
+};
 use crate::{Error, Realm, Request};
 
 type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
@@ -129,6 +141,33 @@ impl<C, N> VerifyLayer<C, N> {
         Ok(Self::with_public_url(verifier, move |parts: &Parts| {
             let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
             Url::parse(&format!("{prefix}{path}")).ok()
+        })
+        .with_realm(realm))
+    }
+
+    /// A layer for a service behind `origin`: fixed, or a trusted proxy's forwarding headers
+    /// (the family the proxy sets; see [`PublicOrigin`]). The realm is the origin's.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRealm`] if the origin's serialization cannot be a realm (it always
+    /// can for an `http` or `https` URL).
+    pub fn with_origin(verifier: Verifier<C, N>, origin: PublicOrigin) -> Result<Self, Error> {
+        let base = match &origin {
+            PublicOrigin::Fixed(url) | PublicOrigin::TrustedProxy { origin: url, .. } => url,
+        };
+        let realm = Realm::new(base.origin().ascii_serialization())?;
+        Ok(Self::with_public_url(verifier, move |parts: &Parts| {
+            let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+            let mut headers = Vec::new();
+            for (name, value) in &parts.headers {
+                let name = name.as_str();
+                if name == "forwarded" || name.starts_with("x-forwarded-") {
+                    // A forwarding header that is not text cannot be read: no URL.
+                    headers.push((name, value.to_str().ok()?));
+                }
+            }
+            origin.url(path, headers).ok()
         })
         .with_realm(realm))
     }
@@ -235,11 +274,28 @@ where
         let shared = Arc::clone(&self.shared);
         Box::pin(async move {
             let (mut parts, body) = request.into_parts();
+            let received = match shared.received(&parts) {
+                Ok(received) => received,
+                Err(e) => return Ok(rejection(&e, &shared.realm)),
+            };
+            if !received.body_signed {
+                // Unread, unchanged: nothing in the signature covers it.
+                return match shared.verify(&received, &[]) {
+                    Ok(verified) => {
+                        parts.extensions.insert(verified);
+                        inner.call(HttpRequest::from_parts(parts, body)).await
+                    }
+                    Err(e) => Ok(rejection(&e, &shared.realm)),
+                };
+            }
+            if let Err(e) = shared.check_before_body(&received) {
+                return Ok(rejection(&e, &shared.realm));
+            }
             let body = match Limited::new(body, shared.body_limit).collect().await {
                 Ok(collected) => collected.to_bytes(),
                 Err(e) => return Ok(body_error(&e, shared.body_limit)),
             };
-            match shared.verify(&parts, &body) {
+            match shared.verify(&received, &body) {
                 Ok(verified) => {
                     parts.extensions.insert(verified);
                     inner
@@ -252,8 +308,19 @@ where
     }
 }
 
+/// What the layer reads of a request before its body.
+struct Received<'a> {
+    method: &'a str,
+    url: Url,
+    authorization: Option<&'a str>,
+    content_type: &'a str,
+    /// Whether the body is signed: a form, or covered by `oauth_body_hash`.
+    body_signed: bool,
+}
+
 impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
-    fn verify(&self, parts: &Parts, body: &[u8]) -> Result<Verified, VerifyError> {
+    /// Reads the public URL and the headers, and decides whether the body must be read.
+    fn received<'a>(&self, parts: &'a Parts) -> Result<Received<'a>, VerifyError> {
         let malformed = |detail: String| VerifyError::Malformed { detail };
         let url = (self.public_url)(parts).ok_or_else(|| {
             malformed(format!(
@@ -275,19 +342,75 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
                 }
             };
         let content_type = crate::http::content_type(&parts.headers);
-        let request = Request::from_url(parts.method.as_str(), &url)
-            .map_err(|e| malformed(e.to_string()))?
-            .with_body(content_type, body);
-        self.verifier.verify(&request, authorization)
+        let form = crate::request::is_form(content_type);
+        let trimmed = content_type.trim_start();
+        if !form
+            && trimmed
+                .get(..crate::request::FORM.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(crate::request::FORM))
+        {
+            return Err(malformed(format!(
+                "the Content-Type \"{}\" is not application/x-www-form-urlencoded, whose parameters are signed: send that type exactly (parameters after ';' allowed) or another",
+                content_type.escape_default()
+            )));
+        }
+        // Any name that decodes to oauth_body_hash counts, however it is escaped.
+        let query_has_body_hash = url.query_pairs().any(|(name, _)| name == "oauth_body_hash");
+        let body_signed = form
+            || self.verifier.policy().require_body_hash
+            || query_has_body_hash
+            || authorization.is_some_and(|h| h.contains("oauth_body_hash"));
+        Ok(Received {
+            method: parts.method.as_str(),
+            url,
+            authorization,
+            content_type,
+            body_signed,
+        })
+    }
+
+    /// The checks that need no body (the protocol parameters, their values, the timestamp),
+    /// when the header or the query carries the protocol parameters; a form body that carries
+    /// them is read first.
+    fn check_before_body(&self, received: &Received<'_>) -> Result<(), VerifyError> {
+        let in_query = received
+            .url
+            .query_pairs()
+            .any(|(name, _)| name.starts_with("oauth_"));
+        if received.authorization.is_none() && !in_query {
+            return Ok(());
+        }
+        let request = Request::from_url(received.method, &received.url).map_err(|e| {
+            VerifyError::Malformed {
+                detail: e.to_string(),
+            }
+        })?;
+        self.verifier
+            .check_before_body(&request, received.authorization)
+    }
+
+    fn verify(&self, received: &Received<'_>, body: &[u8]) -> Result<Verified, VerifyError> {
+        let request = Request::from_url(received.method, &received.url)
+            .map_err(|e| VerifyError::Malformed {
+                detail: e.to_string(),
+            })?
+            .with_body(received.content_type, body);
+        self.verifier.verify(&request, received.authorization)
     }
 }
 
 /// The answer to a request that did not verify.
 fn rejection<B: From<String>>(error: &VerifyError, realm: &Realm) -> Response<B> {
     let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
-    let (content_type, body) = match error.problem() {
-        Some(problem) => ("application/x-www-form-urlencoded", problem.to_urlencoded()),
-        None => ("text/plain; charset=utf-8", error.to_string()),
+    let (content_type, body) = if let Some(problem) = error.problem() {
+        ("application/x-www-form-urlencoded", problem.to_urlencoded())
+    } else {
+        // A store's error may name hosts and users: the log has it, the client does not.
+        tracing::error!(reason = %error.reason(), error = %error, "OAuth verification could not be completed");
+        (
+            "text/plain; charset=utf-8",
+            "the server could not check the request's credentials; try again later".to_owned(),
+        )
     };
     let mut response = Response::new(B::from(body));
     *response.status_mut() = status;

@@ -59,7 +59,6 @@ use std::sync::{Arc, Mutex};
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use subtle::ConstantTimeEq;
-use url::Url;
 
 use crate::encode;
 use crate::header::Authorization;
@@ -616,6 +615,9 @@ impl NonceStore for MemoryNonceStore {
     }
 }
 
+mod origin;
+pub use origin::{ProxyHeaders, PublicOrigin};
+
 #[cfg(feature = "redis")]
 mod redis_store;
 #[cfg(feature = "redis")]
@@ -1076,6 +1078,27 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         self.verify_at(request, authorization, now)
     }
 
+    /// Checks 1 to 4 (the protocol parameters, the version, the method, the timestamp) of a
+    /// request whose body is not read yet, given without it, at the system clock's time: a
+    /// server refuses what it can before it reads a body (the `tower` layer does). Passing
+    /// proves nothing: [`verify`](Self::verify) the whole request next.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn check_before_body(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(), VerifyError> {
+        let now = Timestamp::now().map_err(|e| VerifyError::Store(StoreError::new(e)))?;
+        let (mut params, _) = self.collect(request, authorization)?;
+        let protocol = find_protocol(&params);
+        params.retain(|p| p.name != b"oauth_signature");
+        self.check_protocol(request, &params, &protocol?, now)?;
+        Ok(())
+    }
+
     /// Verifies `request` with the server's clock reading `now`.
     ///
     /// # Errors
@@ -1088,7 +1111,11 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         now: Timestamp,
     ) -> Result<Verified, VerifyError> {
         let (mut params, realm) = self.collect(request, authorization)?;
-        let protocol = find_protocol(&params)?;
+        let protocol = find_protocol(&params);
+        // A PLAINTEXT signature is the key: wiped now, whichever check fails next. The
+        // protocol keeps its own copy, wiped when it is dropped.
+        params.retain(|p| p.name != b"oauth_signature");
+        let protocol = protocol?;
 
         let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
         let window = self.policy.timestamp_window;
@@ -1101,7 +1128,6 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         };
         let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
         let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
-        params.retain(|p| p.name != b"oauth_signature");
         let params = params.normalize();
         let base_string = request::build_base_string(request, &params).map_err(malformed)?;
         let signature = protocol
@@ -1467,130 +1493,4 @@ fn malformed(detail: impl fmt::Display) -> VerifyError {
     VerifyError::Malformed {
         detail: detail.to_string(),
     }
-}
-
-/// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
-/// is what it signed.
-///
-/// ```
-/// use oauth1_signer::verify::PublicOrigin;
-/// use url::Url;
-///
-/// let fixed = PublicOrigin::Fixed(Url::parse("https://api.example.com")?);
-/// let url = fixed.url("/1/photos?size=original", [("X-Forwarded-Host", "evil.example")])?;
-/// assert_eq!(url.as_str(), "https://api.example.com/1/photos?size=original");
-///
-/// let proxied = PublicOrigin::TrustedProxy(Url::parse("http://localhost:8080")?);
-/// let url = proxied.url("/1/photos", [("Forwarded", "for=192.0.2.60;proto=https;host=api.example.com")])?;
-/// assert_eq!(url.as_str(), "https://api.example.com/1/photos");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PublicOrigin {
-    /// The configured scheme, host and port; forwarding headers are ignored. The safe choice.
-    Fixed(Url),
-    /// Behind exactly one reverse proxy that the application trusts to set `Forwarded`
-    /// (RFC 7239; its last element) or `X-Forwarded-Proto` and `X-Forwarded-Host` (their
-    /// last values); what they do not say is taken from the given origin.
-    TrustedProxy(Url),
-}
-
-impl PublicOrigin {
-    /// The public URL for `path_and_query` (the request target, starting with `/`) given the
-    /// request's headers as (name, value) pairs.
-    ///
-    /// # Errors
-    ///
-    /// [`VerifyError::Malformed`] for a target that does not start with `/`, or forwarding
-    /// headers naming a scheme other than http or https or a malformed host.
-    pub fn url<'h>(
-        &self,
-        path_and_query: &str,
-        headers: impl IntoIterator<Item = (&'h str, &'h str)>,
-    ) -> Result<Url, VerifyError> {
-        let malformed = |detail: String| VerifyError::Malformed { detail };
-        if !path_and_query.starts_with('/') {
-            return Err(malformed(format!(
-                "the request target \"{}\" does not start with '/'",
-                path_and_query.escape_default()
-            )));
-        }
-        let (origin, proto, host) = match self {
-            PublicOrigin::Fixed(origin) => (origin, None, None),
-            PublicOrigin::TrustedProxy(origin) => {
-                let (proto, host) = forwarded(headers);
-                (origin, proto, host)
-            }
-        };
-        let scheme = proto.unwrap_or_else(|| origin.scheme().to_owned());
-        if scheme != "http" && scheme != "https" {
-            return Err(malformed(format!(
-                "the forwarded scheme \"{}\" is not http or https",
-                scheme.escape_default()
-            )));
-        }
-        let authority = if let Some(host) = host {
-            if host.is_empty()
-                || host
-                    .bytes()
-                    .any(|b| b <= b' ' || b"/?#@\\\"".contains(&b) || b >= 0x7f)
-            {
-                return Err(malformed(format!(
-                    "the forwarded host \"{}\" is not a host",
-                    host.escape_default()
-                )));
-            }
-            host
-        } else {
-            let host = origin.host_str().unwrap_or_default();
-            match origin.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host.to_owned(),
-            }
-        };
-        Url::parse(&format!("{scheme}://{authority}{path_and_query}"))
-            .map_err(|e| malformed(format!("the public URL cannot be built: {e}")))
-    }
-}
-
-/// The scheme and host a trusted proxy forwarded.
-fn forwarded<'h>(
-    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
-) -> (Option<String>, Option<String>) {
-    let (mut forwarded, mut x_proto, mut x_host) = (None, None, None);
-    for (name, value) in headers {
-        if name.eq_ignore_ascii_case("forwarded") {
-            forwarded = Some(value);
-        } else if name.eq_ignore_ascii_case("x-forwarded-proto") {
-            x_proto = Some(value);
-        } else if name.eq_ignore_ascii_case("x-forwarded-host") {
-            x_host = Some(value);
-        }
-    }
-    if let Some(value) = forwarded {
-        let element = value.rsplit(',').next().unwrap_or("");
-        let (mut proto, mut host) = (None, None);
-        for pair in element.split(';') {
-            let Some((k, v)) = pair.split_once('=') else {
-                continue;
-            };
-            let v = v.trim();
-            let v = v
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .unwrap_or(v);
-            match k.trim().to_ascii_lowercase().as_str() {
-                "proto" => proto = Some(v.to_ascii_lowercase()),
-                "host" => host = Some(v.to_owned()),
-                _ => {}
-            }
-        }
-        return (proto, host);
-    }
-    let last = |v: &str| v.rsplit(',').next().unwrap_or("").trim().to_owned();
-    (
-        x_proto.map(|v| last(v).to_ascii_lowercase()),
-        x_host.map(last),
-    )
 }

@@ -286,3 +286,229 @@ fn origins_are_checked() {
         "invalid URL: relative URL without a base"
     );
 }
+
+/// A body that counts how often anything polls it (one test uses it).
+struct Counted(Full<Bytes>);
+
+static POLLS: AtomicUsize = AtomicUsize::new(0);
+
+impl http_body::Body for Counted {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        POLLS.fetch_add(1, Ordering::SeqCst);
+        std::pin::Pin::new(&mut self.0).poll_frame(cx)
+    }
+}
+
+impl From<Bytes> for Counted {
+    fn from(bytes: Bytes) -> Self {
+        Counted(Full::new(bytes))
+    }
+}
+
+/// A body that is not a form and carries no body hash is not authenticated: the layer hands
+/// it on unread. One that is signed is read only after the header's checks pass.
+#[tokio::test]
+async fn only_a_signed_body_is_read_and_only_after_the_header_is_checked() {
+    let layer = layer().with_body_limit(16);
+    let url = "https://photos.example.net/photos";
+    let body = br#"{"title": "a JSON body longer than the limit"}"#;
+    let header = authorization("POST", url, "application/json", body);
+    let polls_at_service = Arc::new(AtomicUsize::new(usize::MAX));
+    let seen = Arc::clone(&polls_at_service);
+    let service = layer.layer(service_fn(move |request: http::Request<Counted>| {
+        let seen = Arc::clone(&seen);
+        async move {
+            seen.store(POLLS.load(Ordering::SeqCst), Ordering::SeqCst);
+            let body = request.into_body().collect().await.unwrap().to_bytes();
+            Ok::<_, Infallible>(http::Response::new(Body::from(body)))
+        }
+    }));
+    let request = http::Request::post("/photos")
+        .header("authorization", header.as_str())
+        .header("content-type", "application/json")
+        .body(Counted::from(Bytes::from_static(body)))
+        .unwrap();
+    let response = service.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        polls_at_service.load(Ordering::SeqCst),
+        0,
+        "read before the service"
+    );
+    let echoed = response.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(&echoed[..], &body[..]);
+
+    // A form body over the limit whose header is stale: the header is refused first, and the
+    // body is never read.
+    let before = POLLS.load(Ordering::SeqCst);
+    let stale = authorization("POST", url, "application/json", b"")
+        .replace("oauth_timestamp=\"", "oauth_timestamp=\"1");
+    let request = http::Request::post("/photos")
+        .header("authorization", stale.as_str())
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Counted::from(Bytes::from_static(
+            b"a=0123456789abcdef0123456789",
+        )))
+        .unwrap();
+    let response = service.oneshot(request).await.unwrap();
+    assert_eq!(response.status(), 401);
+    let text = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(
+        text.starts_with(b"oauth_problem=timestamp_refused"),
+        "{text:?}"
+    );
+    assert_eq!(POLLS.load(Ordering::SeqCst), before, "the body was read");
+}
+
+/// `application/x-www-form-urlencodedX` is not a form to the verifier, so its parameters are
+/// not signed; a framework's form extractor may still read them.
+#[tokio::test]
+async fn content_types_that_only_start_like_a_form_are_refused() {
+    let layer = layer();
+    let calls = Arc::new(AtomicUsize::new(0));
+    for content_type in [
+        "application/x-www-form-urlencodedX",
+        "application/x-www-form-urlencoded-evil; charset=utf-8",
+        " APPLICATION/X-WWW-FORM-URLENCODED2",
+    ] {
+        let header = authorization("POST", "https://photos.example.net/p", content_type, b"a=1");
+        let request = http::Request::post("/p")
+            .header("authorization", header.as_str())
+            .header("content-type", content_type)
+            .body(Body::from("a=1"))
+            .unwrap();
+        let answer = send(&layer, request, &calls).await;
+        assert_eq!(answer.status, 400, "{content_type}");
+        assert!(
+            answer
+                .body
+                .contains("is%20not%20application%2Fx-www-form-urlencoded"),
+            "{}",
+            answer.body
+        );
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}
+
+/// A store that fails with an error naming its database.
+struct Failing;
+
+impl oauth1_signer::verify::CredentialStore for Failing {
+    fn consumer(
+        &self,
+        _: &str,
+    ) -> Result<Option<oauth1_signer::verify::ConsumerCredential>, oauth1_signer::verify::StoreError>
+    {
+        Err(oauth1_signer::verify::StoreError::new(
+            "connection to db-7.internal:5432 as user admin refused",
+        ))
+    }
+    fn token_secret(
+        &self,
+        _: &str,
+        _: &str,
+    ) -> Result<Option<oauth1_signer::Secret>, oauth1_signer::verify::StoreError> {
+        Ok(None)
+    }
+}
+
+#[tokio::test]
+async fn a_store_failure_is_answered_503_without_its_detail() {
+    let layer = VerifyLayer::new(
+        Verifier::new(Failing, MemoryNonceStore::new()),
+        "https://photos.example.net",
+    )
+    .unwrap();
+    let header = authorization("GET", "https://photos.example.net/photos", "", b"");
+    let service = layer.layer(service_fn(|_: http::Request<Body>| async {
+        Ok::<_, Infallible>(http::Response::new(Body::default()))
+    }));
+    let request = http::Request::get("/photos")
+        .header("authorization", header.as_str())
+        .body(Body::default())
+        .unwrap();
+    let logged = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let _log = tracing::subscriber::set_default(Capture(Arc::clone(&logged)));
+    let response = service.oneshot(request).await.unwrap();
+    assert_eq!(response.status(), 503);
+    let text = response.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(
+        &text[..],
+        b"the server could not check the request's credentials; try again later"
+    );
+    // The detail is in the log, for the operator.
+    let logged = logged.lock().unwrap();
+    assert_eq!(logged.len(), 1, "{logged:?}");
+    assert!(
+        logged[0].contains("connection to db-7.internal:5432 as user admin refused")
+            && logged[0].contains("reason=store-failure"),
+        "{logged:?}"
+    );
+}
+
+/// Collects the fields of every event logged while it is the default subscriber.
+struct Capture(Arc<std::sync::Mutex<Vec<String>>>);
+
+impl tracing::Subscriber for Capture {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Fields(String);
+        impl tracing::field::Visit for Fields {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                use std::fmt::Write;
+                let _ = write!(self.0, "{}={value:?} ", field.name());
+            }
+        }
+        let mut fields = Fields(String::new());
+        event.record(&mut fields);
+        self.0.lock().unwrap().push(fields.0);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// Behind a proxy that sets `X-Forwarded-Proto` only, a client's `Forwarded` and
+/// `X-Forwarded-Host` do not change the URL checked.
+#[tokio::test]
+async fn behind_a_proxy_only_its_headers_make_the_url() {
+    use oauth1_signer::verify::{ProxyHeaders, PublicOrigin};
+    let origin = PublicOrigin::TrustedProxy {
+        origin: url::Url::parse("http://api.example.com").unwrap(),
+        headers: ProxyHeaders::XForwardedProto,
+    };
+    let layer = VerifyLayer::with_origin(verifier(), origin).unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    // Signed for another origin the client would like to be checked against.
+    let header = authorization("GET", "https://evil.example/photos", "", b"");
+    let request = http::Request::get("/photos")
+        .header("authorization", header.as_str())
+        .header("forwarded", "proto=https;host=evil.example")
+        .header("x-forwarded-host", "evil.example")
+        .header("x-forwarded-proto", "https")
+        .body(Body::default())
+        .unwrap();
+    assert_eq!(send(&layer, request, &calls).await.status, 401);
+    // What the client really signed: the proxy's scheme and the origin's host.
+    let header = authorization("GET", "https://api.example.com/photos", "", b"");
+    let request = http::Request::get("/photos")
+        .header("authorization", header.as_str())
+        .header("forwarded", "proto=http;host=evil.example")
+        .header("x-forwarded-proto", "https")
+        .body(Body::default())
+        .unwrap();
+    let answer = send(&layer, request, &calls).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+}

@@ -1,7 +1,8 @@
 //! The verifier: each check failed on its own, round trips, one-byte tampering, replays.
 
 use oauth1_signer::verify::{
-    MemoryCredentials, MemoryNonceStore, Policy, PublicOrigin, Reason, Verifier, VerifyError,
+    MemoryCredentials, MemoryNonceStore, Policy, ProxyHeaders, PublicOrigin, Reason, Verifier,
+    VerifyError,
 };
 use oauth1_signer::{
     BodyHash, Consumer, Nonce, Realm, Request, SignatureMethod, Signer, Timestamp, Token, Version,
@@ -818,7 +819,10 @@ fn public_origin_rebuilds_what_the_client_signed() {
             .as_str(),
         "https://api.example.com:8443/a?b=c"
     );
-    let proxied = PublicOrigin::TrustedProxy(Url::parse("http://127.0.0.1:3000").unwrap());
+    let proxied = PublicOrigin::TrustedProxy {
+        origin: Url::parse("http://127.0.0.1:3000").unwrap(),
+        headers: ProxyHeaders::XForwardedProtoAndHost,
+    };
     assert_eq!(
         proxied.url("/a", []).unwrap().as_str(),
         "http://127.0.0.1:3000/a"
@@ -836,8 +840,12 @@ fn public_origin_rebuilds_what_the_client_signed() {
             .as_str(),
         "https://api.example.com/a"
     );
+    let forwarded = PublicOrigin::TrustedProxy {
+        origin: Url::parse("http://127.0.0.1:3000").unwrap(),
+        headers: ProxyHeaders::Forwarded,
+    };
     assert_eq!(
-        proxied
+        forwarded
             .url(
                 "/a",
                 [(
@@ -868,6 +876,62 @@ fn public_origin_rebuilds_what_the_client_signed() {
     assert_eq!(
         fixed.url("a", []).unwrap_err().to_string(),
         "the request target \"a\" does not start with '/'"
+    );
+}
+
+/// A client writes whatever forwarding headers it likes; only the family the trusted proxy
+/// sets (and overwrites or appends to) is read. Before, `Forwarded` always won, so behind a
+/// proxy that sets only `X-Forwarded-*` a client chose the host and claimed https.
+#[test]
+fn only_the_forwarding_headers_the_proxy_sets_are_read() {
+    let origin = Url::parse("http://api.example.com").unwrap();
+    let behind = |headers| PublicOrigin::TrustedProxy {
+        origin: origin.clone(),
+        headers,
+    };
+    let client_and_proxy = [
+        // The client's.
+        ("Forwarded", "proto=https;host=evil.example"),
+        ("X-Forwarded-Host", "evil.example"),
+        // The proxy's, which says the request came over plain http.
+        ("X-Forwarded-Proto", "http"),
+    ];
+    let url = behind(ProxyHeaders::XForwardedProto)
+        .url("/a", client_and_proxy)
+        .unwrap();
+    assert_eq!(url.as_str(), "http://api.example.com/a");
+    // So PLAINTEXT over that plain http hop is refused.
+    let request = Request::new("GET", url.as_str()).unwrap();
+    let h = header(
+        &signer().with_method(SignatureMethod::Plaintext),
+        &request,
+        "fw",
+    );
+    assert_eq!(
+        reason(verifier().verify_at(&request, Some(&h), Timestamp::new(NOW))),
+        Reason::InsecureTransport
+    );
+
+    // Behind a proxy that appends to Forwarded, the client's X-Forwarded-* and its own
+    // Forwarded elements are ignored, even with separators inside quoted strings.
+    let url = behind(ProxyHeaders::Forwarded)
+        .url(
+            "/a",
+            [
+                ("X-Forwarded-Proto", "https"),
+                ("X-Forwarded-Host", "evil.example"),
+                ("Forwarded", "host=\"evil.example, proto=https\""),
+                ("Forwarded", "for=192.0.2.1;proto=http"),
+            ],
+        )
+        .unwrap();
+    assert_eq!(url.as_str(), "http://api.example.com/a");
+    assert_eq!(
+        behind(ProxyHeaders::Forwarded)
+            .url("/a", [("Forwarded", "for=192.0.2.1;proto=http;proto=https")])
+            .unwrap_err()
+            .to_string(),
+        "the Forwarded header \"for=192.0.2.1;proto=http;proto=https\" gives proto twice in one element"
     );
 }
 

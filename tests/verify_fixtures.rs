@@ -64,6 +64,7 @@ struct Held {
 }
 
 impl Held {
+    #[cfg_attr(not(feature = "rsa"), allow(unused_mut, clippy::unnecessary_wraps))]
     fn new(line: &Line) -> Result<Held, String> {
         let mut consumer = line
             .consumer_secret
