@@ -269,9 +269,16 @@ impl fmt::Debug for Authorization {
 }
 
 /// A PLAINTEXT `oauth_signature` is the key: its value is zeroized when the header is
-/// dropped, as secrets are (the other values are not secret).
+/// dropped, as secrets are (the other values are not secret); so is whatever a parse that
+/// failed had decoded of the value it stopped in, which may be that signature.
 impl Drop for Authorization {
     fn drop(&mut self) {
+        self.wipe_secrets();
+    }
+}
+
+impl Authorization {
+    fn wipe_secrets(&mut self) {
         use zeroize::Zeroize;
         let mut start = 0;
         for (i, &(_, end)) in self.ends.iter().enumerate() {
@@ -280,6 +287,7 @@ impl Drop for Authorization {
             }
             start = end;
         }
+        self.values[start..].zeroize();
     }
 }
 
@@ -569,6 +577,22 @@ mod tests {
             build(None, counted(&params[1..])),
             "OAuth oauth_signature=\"74KNZJeDHnMBp0EMJ9ZHt%2FXKycU%3D\""
         );
+    }
+
+    /// What a parse that failed had decoded is wiped with the signature: a bad escape late in
+    /// a PLAINTEXT signature leaves the key's first bytes decoded.
+    #[test]
+    fn a_half_decoded_value_is_wiped_with_the_signature() {
+        let mut header = Authorization::parse(
+            "OAuth oauth_nonce=\"n\", oauth_signature=\"cs%26ts\", oauth_token=\"t\"",
+        )
+        .unwrap();
+        assert!(
+            encode::decode_to_vec(b"consumer-secret%26tok%zz", false, &mut header.values).is_err()
+        );
+        header.wipe_secrets();
+        let values = String::from_utf8_lossy(&header.values).into_owned();
+        assert_eq!(values, "n\0\0\0\0\0t".to_owned() + &"\0".repeat(19));
     }
 
     #[test]

@@ -186,6 +186,8 @@ impl Parameters {
         let (bytes_before, entries_before) = (self.bytes.len(), self.entries.len());
         let result = self.try_extend_urlencoded(source, text, decoding);
         if result.is_err() {
+            // What was decoded may hold a PLAINTEXT signature, which is a key.
+            zeroize::Zeroize::zeroize(&mut self.bytes[bytes_before..]);
             self.bytes.truncate(bytes_before);
             self.entries.truncate(entries_before);
         }
@@ -265,6 +267,14 @@ impl Parameters {
             }
             kept
         });
+    }
+
+    /// Overwrites every byte held with zeros and holds nothing more: for parameters given up
+    /// on, which may hold a PLAINTEXT signature.
+    pub(crate) fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.bytes[..]);
+        self.bytes.clear();
+        self.entries.clear();
     }
 
     /// The number of parameters.

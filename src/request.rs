@@ -758,12 +758,14 @@ pub(crate) fn collect_parameters(
             location: Location::Query,
             source,
         })?;
-    params
-        .extend_decoded(Source::Body, form, collect.decoding)
-        .map_err(|source| Error::InvalidPercentEncoding {
+    if let Err(source) = params.extend_decoded(Source::Body, form, collect.decoding) {
+        // The query's parameters may hold a PLAINTEXT signature.
+        params.wipe();
+        return Err(Error::InvalidPercentEncoding {
             location: Location::Body,
             source,
-        })?;
+        });
+    }
     Ok(params)
 }
 
