@@ -121,20 +121,35 @@ impl std::error::Error for FlowError {}
 /// once, every value UTF-8.
 struct Answer(Vec<(String, String)>);
 
+/// The most parameters an answer or a callback may have; the protocol needs four.
+pub const MAX_ANSWER_PARAMETERS: usize = 64;
+
 impl Answer {
     fn parse(text: &[u8], what: &str) -> Result<Answer, FlowError> {
         let malformed = |detail: String| FlowError::Malformed { detail };
+        // Counted before anything is decoded: every parameter but the last ends at a '&'.
+        if text
+            .split(|&b| b == b'&')
+            .filter(|pair| !pair.is_empty())
+            .count()
+            > MAX_ANSWER_PARAMETERS
+        {
+            return Err(malformed(format!(
+                "{what}: more than {MAX_ANSWER_PARAMETERS} parameters"
+            )));
+        }
         let mut params = Parameters::new();
         params
             .extend_urlencoded(Source::Body, text)
             .map_err(|e| malformed(format!("{what}: {e}")))?;
         let mut pairs: Vec<(String, String)> = Vec::with_capacity(params.len());
+        let mut names = std::collections::HashSet::with_capacity(params.len());
         for p in params.iter() {
             let utf8 = |b: &[u8]| {
                 String::from_utf8(b.to_vec()).map_err(|_| malformed(format!("{what}: not UTF-8")))
             };
             let name = utf8(p.name)?;
-            if pairs.iter().any(|(n, _)| *n == name) {
+            if !names.insert(name.clone()) {
                 return Err(malformed(format!("{what}: {name} is given more than once")));
             }
             pairs.push((name, utf8(p.value)?));
@@ -316,6 +331,41 @@ mod tests {
             b"oauth_token=hh5s93j4hdidpola&oauth_token_secret=hdhd0244k9j7ao03&oauth_callback_confirmed=true",
         )
         .unwrap()
+    }
+
+    /// The duplicate check was quadratic (40,000 parameters took seconds): answers are now
+    /// capped before they are decoded, and names are checked in a set.
+    #[test]
+    fn answers_with_too_many_parameters_are_refused_before_decoding() {
+        let answer = |count: usize| {
+            let mut text =
+                String::from("oauth_token=a&oauth_token_secret=b&oauth_callback_confirmed=true");
+            for i in 3..count {
+                text.push_str("&x");
+                text.push_str(&i.to_string());
+                text.push_str("=1");
+            }
+            text
+        };
+        assert!(TemporaryCredentials::parse(answer(MAX_ANSWER_PARAMETERS).as_bytes()).is_ok());
+        for count in [MAX_ANSWER_PARAMETERS + 1, 40_000] {
+            assert_eq!(
+                TemporaryCredentials::parse(answer(count).as_bytes())
+                    .unwrap_err()
+                    .to_string(),
+                "the temporary-credentials answer: more than 64 parameters"
+            );
+        }
+        // Empty pairs do not count; a repeat among many is still found.
+        let spaced = format!("{}{}", "&".repeat(1000), answer(MAX_ANSWER_PARAMETERS));
+        assert!(TemporaryCredentials::parse(spaced.as_bytes()).is_ok());
+        let repeated = answer(MAX_ANSWER_PARAMETERS - 1) + "&x5=2";
+        assert_eq!(
+            TemporaryCredentials::parse(repeated.as_bytes())
+                .unwrap_err()
+                .to_string(),
+            "the temporary-credentials answer: x5 is given more than once"
+        );
     }
 
     #[test]
