@@ -6,7 +6,9 @@
 mod common;
 
 use oauth1_signer::header::Authorization;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
+use oauth1_signer::verify::{
+    MemoryCredentials, MemoryNonceStore, Policy, ProxyHeaders, PublicOrigin, Verifier,
+};
 use oauth1_signer::{Nonce, Request, SignatureMethod, Timestamp};
 use serde::Deserialize;
 
@@ -26,6 +28,10 @@ enum Entry {
     },
     Verify {
         name: String,
+        /// What the server holds; absent: consumer `ck` with secret `cs`, its token `tk`
+        /// with secret `ts`, and every method accepted.
+        #[serde(default)]
+        held: Option<Held>,
         request: Received,
         reason: String,
         error: String,
@@ -41,6 +47,25 @@ enum Entry {
         pem: String,
         error: String,
     },
+    /// A public key a verifier is given for a consumer.
+    PublicKey {
+        name: String,
+        #[cfg_attr(not(feature = "rsa"), allow(dead_code))]
+        pem: String,
+        error: String,
+    },
+    /// A provider's temporary-credentials answer.
+    FlowAnswer {
+        name: String,
+        input: String,
+        error: String,
+    },
+    /// Forwarding headers behind a proxy that appends to `Forwarded`.
+    Forwarded {
+        name: String,
+        headers: Vec<(String, String)>,
+        error: String,
+    },
     SignLine {
         name: String,
         #[serde(default)]
@@ -51,6 +76,56 @@ enum Entry {
         line_hex: Option<String>,
         error: String,
     },
+}
+
+/// What a server holds for consumer `ck`: a shared secret, a public key, or both, and tokens
+/// by consumer; `default_policy` for the library's default policy.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Held {
+    #[serde(default)]
+    consumer_secret: Option<String>,
+    #[serde(default)]
+    public_key_pem: Option<String>,
+    #[serde(default)]
+    tokens: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    #[serde(default)]
+    default_policy: bool,
+}
+
+impl Held {
+    /// The credentials and the policy; `None` where they need the `rsa` feature.
+    fn verifier(&self) -> Option<Verifier<MemoryCredentials, MemoryNonceStore>> {
+        let mut credentials = MemoryCredentials::new();
+        if let Some(secret) = &self.consumer_secret {
+            credentials.add_consumer("ck", secret.as_str());
+        }
+        if let Some(pem) = &self.public_key_pem {
+            #[cfg(feature = "rsa")]
+            credentials
+                .add_public_key("ck", oauth1_signer::PublicKey::from_pem(pem).unwrap())
+                .unwrap();
+            #[cfg(not(feature = "rsa"))]
+            {
+                let _ = pem;
+                return None;
+            }
+        }
+        for (consumer, tokens) in &self.tokens {
+            for (token, secret) in tokens {
+                credentials.add_token(consumer.as_str(), token.as_str(), secret.as_str());
+            }
+        }
+        let policy = if self.default_policy {
+            if cfg!(not(feature = "rsa")) {
+                return None;
+            }
+            Policy::default()
+        } else {
+            Policy::default().allow_plaintext(true)
+        };
+        Some(Verifier::new(credentials, MemoryNonceStore::new()).with_policy(policy))
+    }
 }
 
 #[derive(Deserialize)]
@@ -117,22 +192,28 @@ fn refusal(entry: &Entry) -> Option<Result<String, String>> {
             Ok(_) => Err("parsed".to_owned()),
             Err(e) => refused(&e),
         },
-        Entry::Verify { request: r, .. } => {
+        Entry::Verify {
+            request: r, held, ..
+        } => {
             let url = expand(&r.url);
             let request = Request::new(&r.method, &url)
                 .unwrap()
                 .with_body(&r.content_type, r.body.as_bytes());
-            let mut credentials = MemoryCredentials::new();
-            credentials.add_consumer("ck", "cs");
-            credentials.add_token("ck", "tk", "ts");
             let header = r.authorization.as_deref().map(expand);
-            let policy = Policy::default().with_methods(&[
-                SignatureMethod::HmacSha1,
-                SignatureMethod::HmacSha256,
-                SignatureMethod::HmacSha512,
-                SignatureMethod::Plaintext,
-            ]);
-            let verifier = Verifier::new(credentials, MemoryNonceStore::new()).with_policy(policy);
+            let verifier = if let Some(held) = held {
+                held.verifier()?
+            } else {
+                let mut credentials = MemoryCredentials::new();
+                credentials.add_consumer("ck", "cs");
+                credentials.add_token("ck", "tk", "ts");
+                let policy = Policy::default().with_methods(&[
+                    SignatureMethod::HmacSha1,
+                    SignatureMethod::HmacSha256,
+                    SignatureMethod::HmacSha512,
+                    SignatureMethod::Plaintext,
+                ]);
+                Verifier::new(credentials, MemoryNonceStore::new()).with_policy(policy)
+            };
             match verifier.verify_at(&request, header.as_deref(), Timestamp::new(NOW)) {
                 Ok(_) => Err("verified".to_owned()),
                 Err(e) => Ok(format!("{}: {e}", e.reason())),
@@ -149,6 +230,32 @@ fn refusal(entry: &Entry) -> Option<Result<String, String>> {
         },
         #[cfg(not(feature = "rsa"))]
         Entry::PrivateKey { .. } => return None,
+        #[cfg(feature = "rsa")]
+        Entry::PublicKey { pem, .. } => match oauth1_signer::PublicKey::from_pem(pem)
+            .and_then(oauth1_signer::verify::ConsumerCredential::from_public_key)
+        {
+            Ok(_) => Err("accepted".to_owned()),
+            Err(e) => refused(&e),
+        },
+        #[cfg(not(feature = "rsa"))]
+        Entry::PublicKey { .. } => return None,
+        Entry::FlowAnswer { input, .. } => {
+            match oauth1_signer::flow::TemporaryCredentials::parse(expand(input).as_bytes()) {
+                Ok(_) => Err("read".to_owned()),
+                Err(e) => refused(&e),
+            }
+        }
+        Entry::Forwarded { headers, .. } => {
+            let origin = PublicOrigin::TrustedProxy {
+                origin: url::Url::parse("http://api.example.com").unwrap(),
+                headers: ProxyHeaders::Forwarded,
+            };
+            let headers = headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+            match origin.url("/p", headers) {
+                Ok(url) => Err(format!("made {url}")),
+                Err(e) => refused(&e),
+            }
+        }
         Entry::SignLine { .. } => return None,
     })
 }
@@ -159,6 +266,9 @@ fn expected(entry: &Entry) -> (&str, String) {
         | Entry::Header { name, error, .. }
         | Entry::Decode { name, error, .. }
         | Entry::PrivateKey { name, error, .. }
+        | Entry::PublicKey { name, error, .. }
+        | Entry::FlowAnswer { name, error, .. }
+        | Entry::Forwarded { name, error, .. }
         | Entry::SignLine { name, error, .. } => (name, error.clone()),
         Entry::Verify {
             name,
@@ -202,6 +312,9 @@ fn every_kind_and_every_name_once() {
     assert!(kinds(|e| matches!(e, Entry::Decode { .. })) >= 3);
     assert!(kinds(|e| matches!(e, Entry::PrivateKey { .. })) >= 3);
     assert!(kinds(|e| matches!(e, Entry::SignLine { .. })) >= 3);
+    assert!(kinds(|e| matches!(e, Entry::PublicKey { .. })) >= 1);
+    assert!(kinds(|e| matches!(e, Entry::FlowAnswer { .. })) >= 2);
+    assert!(kinds(|e| matches!(e, Entry::Forwarded { .. })) >= 3);
 }
 
 /// The `sign-line` entries, and every other sign entry as a line, through the command line:
