@@ -967,7 +967,8 @@ impl Verified {
         &self.consumer_key
     }
 
-    /// `oauth_token`, if the request carried a non-empty one.
+    /// `oauth_token`, if the request carried a non-empty one: a token the credential store
+    /// holds for [`consumer_key`](Self::consumer_key), whatever the signature method.
     #[must_use]
     pub fn token(&self) -> Option<&str> {
         self.token.as_deref()

@@ -110,6 +110,10 @@ fn the_verifier_its_results_and_its_errors() {
     credentials.add_consumer("ck", CS);
     credentials.add_token("ck", "tk", TS);
     debug("MemoryCredentials", &credentials);
+    debug(
+        "ConsumerCredential",
+        &oauth1_signer::verify::ConsumerCredential::from_secret(CS),
+    );
     let verifier = Verifier::new(credentials, MemoryNonceStore::new())
         .with_policy(Policy::default().allow_plaintext(true));
     debug("Verifier", &verifier);
