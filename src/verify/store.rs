@@ -1,0 +1,464 @@
+//! The application's stores: the credentials it holds for its clients, and the nonces it has
+//! seen (RFC 5849 §3.3), with the in-memory ones.
+
+use std::collections::hash_map::{Entry, RandomState};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex};
+
+use crate::encode;
+use crate::{Secret, Timestamp};
+
+/// An error of the application's credential or nonce store (a database that cannot be
+/// reached, say). It is never taken as a verdict on the request.
+#[derive(Debug)]
+pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// Wraps the store's own error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        StoreError(error.into())
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+/// What the server holds for a consumer: a shared secret (for HMAC and PLAINTEXT), an RSA
+/// public key (for `RSA-SHA1` and `RSA-SHA256`, feature `rsa`), or both. A signature method
+/// verifies only with the credential it needs: a consumer registered with a public key alone
+/// is never checked against an empty secret, which anyone could sign with.
+///
+/// An empty shared secret is still a shared secret (some published examples use one); a
+/// consumer should not be registered with one, since then only the token secret is secret.
+///
+/// ```
+/// use oauth1_signer::verify::ConsumerCredential;
+///
+/// let consumer = ConsumerCredential::from_secret("kd94hf93k423kf44");
+/// assert_eq!(consumer.secret().map(|s| s.expose()), Some(&b"kd94hf93k423kf44"[..]));
+/// ```
+#[derive(Clone)]
+pub struct ConsumerCredential {
+    secret: Option<Secret>,
+    #[cfg(feature = "rsa")]
+    public_key: Option<crate::PublicKey>,
+}
+
+impl fmt::Debug for ConsumerCredential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("ConsumerCredential");
+        s.field("secret", &self.secret);
+        #[cfg(feature = "rsa")]
+        s.field(
+            "public_key",
+            &self.public_key.as_ref().map(crate::PublicKey::bits),
+        );
+        s.finish()
+    }
+}
+
+/// The fewest bits of an RSA public key a verifier accepts.
+#[cfg(feature = "rsa")]
+pub const MIN_RSA_BITS: usize = 2048;
+
+impl ConsumerCredential {
+    /// A consumer holding a shared secret.
+    pub fn from_secret(secret: impl Into<Secret>) -> Self {
+        ConsumerCredential {
+            secret: Some(secret.into()),
+            #[cfg(feature = "rsa")]
+            public_key: None,
+        }
+    }
+
+    /// A consumer holding an RSA public key and no shared secret.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`](crate::Error::InvalidPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`] bits, which can be factored.
+    #[cfg(feature = "rsa")]
+    pub fn from_public_key(key: crate::PublicKey) -> Result<Self, crate::Error> {
+        ConsumerCredential {
+            secret: None,
+            public_key: None,
+        }
+        .with_public_key(key)
+    }
+
+    /// This consumer with an RSA public key as well (or instead of the one it had).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`](crate::Error::InvalidPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`] bits.
+    #[cfg(feature = "rsa")]
+    pub fn with_public_key(mut self, key: crate::PublicKey) -> Result<Self, crate::Error> {
+        if key.bits() < MIN_RSA_BITS {
+            return Err(crate::Error::InvalidPublicKey {
+                reason: format!(
+                    "the key has {} bits; a verifier accepts keys of {MIN_RSA_BITS} bits or more",
+                    key.bits()
+                ),
+            });
+        }
+        self.public_key = Some(key);
+        Ok(self)
+    }
+
+    /// This consumer with a shared secret as well (or instead of the one it had).
+    #[must_use]
+    pub fn with_secret(mut self, secret: impl Into<Secret>) -> Self {
+        self.secret = Some(secret.into());
+        self
+    }
+
+    /// The shared secret, for HMAC and PLAINTEXT, if the consumer has one.
+    #[must_use]
+    pub fn secret(&self) -> Option<&Secret> {
+        self.secret.as_ref()
+    }
+
+    /// The RSA public key, for `RSA-SHA1` and `RSA-SHA256`, if the consumer has one.
+    #[cfg(feature = "rsa")]
+    #[must_use]
+    pub fn public_key(&self) -> Option<&crate::PublicKey> {
+        self.public_key.as_ref()
+    }
+}
+
+/// Where the application keeps the credentials of its clients.
+pub trait CredentialStore {
+    /// What is held for `consumer_key`, or `None` if the key is unknown.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer.
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError>;
+
+    /// The secret of `token`, or `None` unless such a token was issued to `consumer_key`.
+    /// Every signature method asks: a token that is unknown or another consumer's is refused
+    /// whatever the method, RSA included.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer.
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError>;
+}
+
+impl<T: CredentialStore + ?Sized> CredentialStore for &T {
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        (**self).consumer(consumer_key)
+    }
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        (**self).token_secret(consumer_key, token)
+    }
+}
+
+impl<T: CredentialStore + ?Sized> CredentialStore for Arc<T> {
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        (**self).consumer(consumer_key)
+    }
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        (**self).token_secret(consumer_key, token)
+    }
+}
+
+/// Credentials held in memory: for tests, tools and small deployments.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryCredentials {
+    consumers: HashMap<String, ConsumerCredential>,
+    /// Token secrets by consumer key, then token: looked up without making a key.
+    tokens: HashMap<String, HashMap<String, Secret>>,
+}
+
+impl MemoryCredentials {
+    /// No credentials.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryCredentials::default()
+    }
+
+    /// Gives `consumer_key` a shared secret (replacing the one it had, keeping its public
+    /// key).
+    pub fn add_consumer(&mut self, consumer_key: impl Into<String>, secret: impl Into<Secret>) {
+        let secret = secret.into();
+        match self.consumers.entry(consumer_key.into()) {
+            Entry::Occupied(mut held) => held.get_mut().secret = Some(secret),
+            Entry::Vacant(slot) => {
+                slot.insert(ConsumerCredential::from_secret(secret));
+            }
+        }
+    }
+
+    /// Adds (or replaces) a token issued to `consumer_key`.
+    pub fn add_token(
+        &mut self,
+        consumer_key: impl Into<String>,
+        token: impl Into<String>,
+        secret: impl Into<Secret>,
+    ) {
+        self.tokens
+            .entry(consumer_key.into())
+            .or_default()
+            .insert(token.into(), secret.into());
+    }
+
+    /// Gives `consumer_key` an RSA public key (replacing the one it had, keeping its shared
+    /// secret); a consumer added this way alone has no shared secret, so HMAC and PLAINTEXT
+    /// never verify for it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPublicKey`](crate::Error::InvalidPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`] bits.
+    #[cfg(feature = "rsa")]
+    pub fn add_public_key(
+        &mut self,
+        consumer_key: impl Into<String>,
+        key: crate::PublicKey,
+    ) -> Result<(), crate::Error> {
+        let checked = ConsumerCredential::from_public_key(key)?;
+        match self.consumers.entry(consumer_key.into()) {
+            Entry::Occupied(mut held) => held.get_mut().public_key = checked.public_key,
+            Entry::Vacant(slot) => {
+                slot.insert(checked);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CredentialStore for MemoryCredentials {
+    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        Ok(self.consumers.get(consumer_key).cloned())
+    }
+
+    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        Ok(self
+            .tokens
+            .get(consumer_key)
+            .and_then(|tokens| tokens.get(token))
+            .cloned())
+    }
+}
+
+/// The scope of a nonce (§3.3): unique per consumer key, token and timestamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NonceKey<'a> {
+    /// `oauth_consumer_key`.
+    pub consumer_key: &'a str,
+    /// `oauth_token`, if any.
+    pub token: Option<&'a str>,
+    /// `oauth_timestamp`.
+    pub timestamp: Timestamp,
+    /// `oauth_nonce`, decoded.
+    pub nonce: &'a [u8],
+}
+
+impl NonceKey<'_> {
+    /// One string for the whole scope: `enc(consumer_key)&enc(token)&timestamp&enc(nonce)`,
+    /// unambiguous because no encoded part contains `&`: a key for a store shared by several
+    /// servers (`RedisNonceStore` uses it). The memory store keeps a fingerprint instead.
+    #[must_use]
+    pub fn to_key_string(&self) -> String {
+        let mut key = String::with_capacity(
+            self.consumer_key.len() + self.nonce.len() + self.token.map_or(0, str::len) + 24,
+        );
+        encode::encode(self.consumer_key.as_bytes()).append_to(&mut key);
+        key.push('&');
+        encode::encode(self.token.unwrap_or("").as_bytes()).append_to(&mut key);
+        key.push('&');
+        for &digit in self.timestamp.digits(&mut [0; 20]) {
+            key.push(char::from(digit));
+        }
+        key.push('&');
+        encode::encode(self.nonce).append_to(&mut key);
+        key
+    }
+}
+
+/// Where verified nonces are recorded, to refuse replays.
+///
+/// An entry must be kept until `expires_at` and may be dropped after it. The verifier sets
+/// `expires_at` to `oauth_timestamp` plus twice the window plus one second: this server
+/// accepts the timestamp up to the end of the second `oauth_timestamp + window` by its clock,
+/// and the second window covers other instances sharing the store whose clocks differ from
+/// this one's by up to the window. A store that counts expiry in whole seconds from the
+/// moment it writes (`now` is the clock's reading rounded down) keeps the entry at least that
+/// long.
+pub trait NonceStore {
+    /// Records `nonce` if it is new, atomically; returns `true` if it was new, `false` if it
+    /// was already recorded (a replay).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot answer; the verification then fails with it and
+    /// never passes.
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError>;
+}
+
+impl<T: NonceStore + ?Sized> NonceStore for &T {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        (**self).insert(nonce, now, expires_at)
+    }
+}
+
+impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        (**self).insert(nonce, now, expires_at)
+    }
+}
+
+/// A nonce store in this process's memory, for one server instance. Expired entries are
+/// dropped as time passes. Several instances need a shared store, such as
+/// `RedisNonceStore` (feature `redis`).
+///
+/// Each nonce is held as a 128-bit fingerprint of its scope (consumer key, token, timestamp
+/// and nonce) with its expiry, 32 bytes in all, rather than as a string: the standard
+/// library's keyed hash (`RandomState`, SipHash-1-3 today) with a random key drawn for the
+/// store, twice with a different first byte, computed before the store is locked. Two scopes
+/// share a fingerprint (and the second is refused as a replay) with a chance of about
+/// n² / 2¹²⁹ for n nonces held, about 10⁻²¹ for a billion; one who does not know the key
+/// cannot do better, nor choose nonces that crowd the table.
+#[derive(Debug, Default)]
+pub struct MemoryNonceStore {
+    /// The key of the fingerprints.
+    keys: RandomState,
+    state: Mutex<MemoryState>,
+}
+
+#[derive(Debug, Default)]
+struct MemoryState {
+    /// Expiry by fingerprint; the fingerprint is already a keyed hash, so the table uses it as
+    /// it is.
+    expires: HashMap<u128, u64, BuildHasherDefault<Fingerprinted>>,
+    next_purge: u64,
+}
+
+/// The hasher of fingerprints, which are already keyed hashes: their low 64 bits.
+#[derive(Debug, Default)]
+struct Fingerprinted(u64);
+
+impl Hasher for Fingerprinted {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u128`s are hashed; any other bytes are folded in all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[allow(clippy::cast_possible_truncation)] // the low 64 bits, on purpose
+    fn write_u128(&mut self, fingerprint: u128) {
+        self.0 = fingerprint as u64;
+    }
+}
+
+impl MemoryNonceStore {
+    /// An empty store.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryNonceStore::default()
+    }
+
+    /// The number of nonces held (expired ones included until the next purge).
+    ///
+    /// # Panics
+    ///
+    /// Never: a poisoned lock is read through.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .expires
+            .len()
+    }
+
+    /// Whether the store holds no nonce.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The fingerprint of a nonce's scope. Each part is framed (strings end with 0xFF, which
+    /// UTF-8 never holds; the nonce, which may, comes with its length), so that two scopes
+    /// never hash the same bytes. No token and an empty one are the same scope, as in
+    /// [`NonceKey::to_key_string`].
+    fn fingerprint(&self, key: &NonceKey<'_>) -> u128 {
+        let half = |domain: u8| {
+            let mut hasher = self.keys.build_hasher();
+            hasher.write_u8(domain);
+            for text in [key.consumer_key, key.token.unwrap_or("")] {
+                hasher.write(text.as_bytes());
+                hasher.write_u8(0xFF);
+            }
+            hasher.write_u64(key.timestamp.as_secs());
+            hasher.write_usize(key.nonce.len());
+            hasher.write(key.nonce);
+            hasher.finish()
+        };
+        u128::from(half(0)) << 64 | u128::from(half(1))
+    }
+}
+
+impl NonceStore for MemoryNonceStore {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let fingerprint = self.fingerprint(nonce);
+        let mut state = self
+            .state
+            .lock()
+            .map_err(|_| StoreError::new("the nonce store's lock is poisoned"))?;
+        let now = now.as_secs();
+        if now >= state.next_purge {
+            state.expires.retain(|_, expires| *expires >= now);
+            state.next_purge = now.saturating_add(60);
+        }
+        match state.expires.entry(fingerprint) {
+            Entry::Occupied(entry) if *entry.get() >= now => Ok(false),
+            Entry::Occupied(mut entry) => {
+                entry.insert(expires_at.as_secs());
+                Ok(true)
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(expires_at.as_secs());
+                Ok(true)
+            }
+        }
+    }
+}
