@@ -163,6 +163,92 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
         || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
 }
 
+/// Bytes every one of which is unreserved (RFC 3986 §2.3), so that they are their own
+/// percent-encoding: the proof that lets the writers copy them unexamined. Only this module
+/// makes one (a literal checked at compile time, or [`CheckedText`] once checked), so a wrong
+/// one cannot be written elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Unreserved<'a>(&'a [u8]);
+
+impl<'a> Unreserved<'a> {
+    /// A literal, checked when the program is compiled (in a `const`).
+    ///
+    /// # Panics
+    ///
+    /// At compile time, for a literal with a byte to escape.
+    pub(crate) const fn literal(text: &'static str) -> Unreserved<'static> {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            assert!(in_unreserved_ranges(bytes[i]), "a byte to escape");
+            i += 1;
+        }
+        Unreserved(bytes)
+    }
+
+    /// The bytes.
+    pub(crate) fn as_bytes(self) -> &'a [u8] {
+        self.0
+    }
+}
+
+/// A protocol parameter's value: proved unreserved, or bytes still to be checked.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Value<'a> {
+    /// Known to be its own encoding.
+    Unreserved(Unreserved<'a>),
+    /// Not examined yet.
+    Unchecked(&'a [u8]),
+}
+
+impl<'a> Value<'a> {
+    /// The bytes.
+    pub(crate) fn as_bytes(self) -> &'a [u8] {
+        match self {
+            Value::Unreserved(u) => u.as_bytes(),
+            Value::Unchecked(bytes) => bytes,
+        }
+    }
+
+    /// Whether every byte is unreserved: from the proof, or found now.
+    pub(crate) fn is_clean(self) -> bool {
+        match self {
+            Value::Unreserved(_) => true,
+            Value::Unchecked(bytes) => is_clean(bytes),
+        }
+    }
+}
+
+/// Text checked once, when made, for bytes to escape: a key or a nonce sent with every
+/// request is not examined again each time.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct CheckedText {
+    text: String,
+    clean: bool,
+}
+
+impl CheckedText {
+    /// `text`, checked.
+    pub(crate) fn new(text: String) -> Self {
+        let clean = is_clean(text.as_bytes());
+        CheckedText { text, clean }
+    }
+
+    /// The text.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The text as a protocol value, with the proof if the check found one.
+    pub(crate) fn value(&self) -> Value<'_> {
+        if self.clean {
+            Value::Unreserved(Unreserved(self.text.as_bytes()))
+        } else {
+            Value::Unchecked(self.text.as_bytes())
+        }
+    }
+}
+
 /// The `%XX` escape of a byte that is not unreserved.
 #[inline]
 fn escape(byte: u8) -> &'static str {

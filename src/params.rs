@@ -23,7 +23,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::encode::{self, is_unreserved, Counted, DecodeError};
+use crate::encode::{self, is_unreserved, Counted, DecodeError, Unreserved, Value};
 
 /// Where a parameter came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -134,17 +134,20 @@ impl Parameters {
         self.push_checked(source, name, value, clean, encode::sort_key(name));
     }
 
-    /// Adds a protocol parameter. Its name is an `oauth_*` name: all unreserved and longer
-    /// than a sort key, which is then the name's first 8 bytes. The value is checked for bytes
-    /// to escape unless `known_clean` (true only for a value known to have none).
-    pub(crate) fn push_protocol(&mut self, name: &'static str, value: &[u8], known_clean: bool) {
+    /// Adds a protocol parameter: an unreserved `oauth_*` name, whose sort key is its first 8
+    /// bytes when it has 8, and a value checked for bytes to escape unless it comes with the
+    /// proof that it has none.
+    pub(crate) fn push_protocol(&mut self, name: Unreserved<'static>, value: Value<'_>) {
         let name = name.as_bytes();
-        debug_assert!(encode::is_clean(name) && name.len() >= 8, "{name:?}");
-        debug_assert!(!known_clean || encode::is_clean(value), "{value:?}");
-        let clean = known_clean || encode::is_clean(value);
         let key = (name.first_chunk::<8>())
             .map_or_else(|| encode::sort_key(name), |head| u64::from_be_bytes(*head));
-        self.push_checked(Source::Protocol, name, value, clean, key);
+        self.push_checked(
+            Source::Protocol,
+            name,
+            value.as_bytes(),
+            value.is_clean(),
+            key,
+        );
     }
 
     /// Adds one decoded parameter whose name and value are known to be `clean` or not, with

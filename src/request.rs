@@ -21,7 +21,7 @@ use rand::TryRng;
 use url::Url;
 
 use crate::base_string::{self, BaseString, BaseUri};
-use crate::encode::Counted;
+use crate::encode::{CheckedText, Counted, Unreserved, Value};
 use crate::error::Location;
 use crate::header::{self, Realm};
 use crate::params::{Decoding, Normalized, Parameters, Source};
@@ -31,7 +31,7 @@ use crate::{Error, Secret};
 /// The client credentials (§1.1): `oauth_consumer_key` and the consumer secret.
 #[derive(Clone)]
 pub struct Consumer {
-    key: String,
+    key: CheckedText,
     secret: Secret,
 }
 
@@ -39,7 +39,7 @@ impl Consumer {
     /// Client credentials. The secret may be empty (RSA methods do not use it).
     pub fn new(key: impl Into<String>, secret: impl Into<Secret>) -> Self {
         Consumer {
-            key: key.into(),
+            key: CheckedText::new(key.into()),
             secret: secret.into(),
         }
     }
@@ -47,7 +47,7 @@ impl Consumer {
     /// The consumer key, sent as `oauth_consumer_key`.
     #[must_use]
     pub fn key(&self) -> &str {
-        &self.key
+        self.key.as_str()
     }
 
     /// The consumer secret.
@@ -60,7 +60,7 @@ impl Consumer {
 impl fmt::Debug for Consumer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Consumer")
-            .field("key", &self.key)
+            .field("key", &self.key.as_str())
             .field("secret", &self.secret)
             .finish()
     }
@@ -69,7 +69,7 @@ impl fmt::Debug for Consumer {
 /// Token credentials or temporary credentials (§1.1): `oauth_token` and the token secret.
 #[derive(Clone)]
 pub struct Token {
-    key: String,
+    key: CheckedText,
     secret: Secret,
 }
 
@@ -77,7 +77,7 @@ impl Token {
     /// A token and its secret.
     pub fn new(key: impl Into<String>, secret: impl Into<Secret>) -> Self {
         Token {
-            key: key.into(),
+            key: CheckedText::new(key.into()),
             secret: secret.into(),
         }
     }
@@ -85,7 +85,7 @@ impl Token {
     /// The token, sent as `oauth_token`.
     #[must_use]
     pub fn key(&self) -> &str {
-        &self.key
+        self.key.as_str()
     }
 
     /// The token secret.
@@ -98,7 +98,7 @@ impl Token {
 impl fmt::Debug for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Token")
-            .field("key", &self.key)
+            .field("key", &self.key.as_str())
             .field("secret", &self.secret)
             .finish()
     }
@@ -107,9 +107,8 @@ impl fmt::Debug for Token {
 /// `oauth_nonce` (§3.3): a string the client makes unique for each timestamp.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Nonce {
-    text: String,
-    /// Whether every byte is unreserved (as in a generated nonce), found once.
-    clean: bool,
+    /// Checked for bytes to escape once, when made.
+    text: CheckedText,
 }
 
 impl Nonce {
@@ -126,8 +125,9 @@ impl Nonce {
         if text.is_empty() {
             return Err(Error::EmptyNonce);
         }
-        let clean = crate::encode::is_clean(text.as_bytes());
-        Ok(Nonce { text, clean })
+        Ok(Nonce {
+            text: CheckedText::new(text),
+        })
     }
 
     /// 32 ASCII letters and digits drawn uniformly from the operating system's random number
@@ -154,27 +154,26 @@ impl Nonce {
             }
         }
         Ok(Nonce {
-            text: nonce,
-            clean: true,
+            text: CheckedText::new(nonce),
         })
     }
 
     /// The nonce.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        &self.text
+        self.text.as_str()
     }
 }
 
 impl fmt::Debug for Nonce {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Nonce").field(&self.text).finish()
+        f.debug_tuple("Nonce").field(&self.text.as_str()).finish()
     }
 }
 
 impl fmt::Display for Nonce {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.text.as_str())
     }
 }
 
@@ -452,9 +451,6 @@ pub struct Signer {
     realm: Option<Realm>,
     version: Version,
     body_hash: BodyHash,
-    /// Whether the consumer key and the token are all unreserved, found once.
-    consumer_key_clean: bool,
-    token_clean: bool,
 }
 
 impl Signer {
@@ -465,8 +461,6 @@ impl Signer {
         let key = SigningKey::new(consumer.secret(), &Secret::default());
         let method = SignatureMethod::default();
         Signer {
-            consumer_key_clean: crate::encode::is_clean(consumer.key.as_bytes()),
-            token_clean: false,
             consumer,
             token: None,
             mac: KeyedMac::new(method, key.expose()),
@@ -485,7 +479,6 @@ impl Signer {
     pub fn with_token(mut self, token: Token) -> Self {
         self.key = SigningKey::new(self.consumer.secret(), token.secret());
         self.mac = KeyedMac::new(self.method, self.key.expose());
-        self.token_clean = crate::encode::is_clean(token.key.as_bytes());
         self.token = Some(token);
         self
     }
@@ -608,11 +601,26 @@ impl Signer {
     }
 }
 
-/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value,
-/// known_clean)` in sorted order: `None` for one this request does not send; `known_clean` true
-/// only for a value known beforehand to be all unreserved, which is then not checked again
-/// (false: to be found).
-pub(crate) type Protocol<'a> = [(&'static str, Option<&'a [u8]>, bool); 9];
+/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in
+/// sorted order, `None` for one this request does not send. A value known beforehand to need
+/// no escaping carries the proof ([`Value::Unreserved`]) and is not examined again.
+pub(crate) type Protocol<'a> = [(Unreserved<'static>, Option<Value<'a>>); 9];
+
+/// The `oauth_*` names, checked when the program is compiled.
+pub(crate) mod name {
+    use crate::encode::Unreserved;
+
+    pub(crate) const BODY_HASH: Unreserved<'static> = Unreserved::literal("oauth_body_hash");
+    pub(crate) const CALLBACK: Unreserved<'static> = Unreserved::literal("oauth_callback");
+    pub(crate) const CONSUMER_KEY: Unreserved<'static> = Unreserved::literal("oauth_consumer_key");
+    pub(crate) const NONCE: Unreserved<'static> = Unreserved::literal("oauth_nonce");
+    pub(crate) const SIGNATURE_METHOD: Unreserved<'static> =
+        Unreserved::literal("oauth_signature_method");
+    pub(crate) const TIMESTAMP: Unreserved<'static> = Unreserved::literal("oauth_timestamp");
+    pub(crate) const TOKEN: Unreserved<'static> = Unreserved::literal("oauth_token");
+    pub(crate) const VERIFIER: Unreserved<'static> = Unreserved::literal("oauth_verifier");
+    pub(crate) const VERSION: Unreserved<'static> = Unreserved::literal("oauth_version");
+}
 
 impl Signer {
     /// The `oauth_body_hash` value this signer sends for `request`, if any.
@@ -632,33 +640,30 @@ impl Signer {
         timestamp: &'a [u8],
         body_hash: Option<&'a str>,
     ) -> Protocol<'a> {
-        // Method names and the version are all unreserved; keys and the nonce were checked
-        // once when made.
+        // Method names and the version are literals; keys and the nonce were checked once.
+        let unchecked = |v: &'a [u8]| Value::Unchecked(v);
         [
-            ("oauth_body_hash", body_hash.map(str::as_bytes), false),
-            ("oauth_callback", request.callback.map(str::as_bytes), false),
+            (name::BODY_HASH, body_hash.map(|h| unchecked(h.as_bytes()))),
             (
-                "oauth_consumer_key",
-                Some(self.consumer.key.as_bytes()),
-                self.consumer_key_clean,
+                name::CALLBACK,
+                request.callback.map(|c| unchecked(c.as_bytes())),
             ),
-            ("oauth_nonce", Some(nonce.as_str().as_bytes()), nonce.clean),
+            (name::CONSUMER_KEY, Some(self.consumer.key.value())),
+            (name::NONCE, Some(nonce.text.value())),
             (
-                "oauth_signature_method",
-                Some(self.method.as_str().as_bytes()),
-                true,
+                name::SIGNATURE_METHOD,
+                Some(Value::Unreserved(self.method.unreserved_name())),
             ),
-            ("oauth_timestamp", Some(timestamp), false),
+            (name::TIMESTAMP, Some(unchecked(timestamp))),
+            (name::TOKEN, self.token.as_ref().map(|t| t.key.value())),
             (
-                "oauth_token",
-                self.token.as_ref().map(|t| t.key.as_bytes()),
-                self.token_clean,
+                name::VERIFIER,
+                request.verifier.map(|v| unchecked(v.as_bytes())),
             ),
-            ("oauth_verifier", request.verifier.map(str::as_bytes), false),
             (
-                "oauth_version",
-                (self.version == Version::Send).then_some(&b"1.0"[..]),
-                true,
+                name::VERSION,
+                (self.version == Version::Send)
+                    .then_some(Value::Unreserved(const { Unreserved::literal("1.0") })),
             ),
         ]
     }
@@ -707,14 +712,14 @@ pub(crate) fn collect_all(
 ) -> Result<Parameters, Error> {
     let protocol_len: usize = protocol
         .iter()
-        .map(|(name, value, _)| value.map_or(0, |v| name.len() + v.len()))
+        .map(|(name, value)| value.map_or(0, |v| name.as_bytes().len() + v.as_bytes().len()))
         .sum();
     let count = count_parameters(request, collect) + protocol.len();
     let mut params = collect_parameters(request, count, protocol_len, collect)?;
     check_no_protocol_parameters(&params, protocol)?;
-    for &(name, value, known_clean) in protocol {
+    for &(name, value) in protocol {
         if let Some(value) = value {
-            params.push_protocol(name, value, known_clean);
+            params.push_protocol(name, value);
         }
     }
     Ok(params)
@@ -790,7 +795,7 @@ fn check_no_protocol_parameters(params: &Parameters, protocol: &Protocol<'_>) ->
     for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
         let sent = protocol
             .iter()
-            .any(|(name, value, _)| value.is_some() && name.as_bytes() == p.name);
+            .any(|(name, value)| value.is_some() && name.as_bytes() == p.name);
         if sent || p.name == b"oauth_signature" {
             return Err(Error::ProtocolParameterInRequest {
                 location: if p.source == Source::Body {

@@ -74,6 +74,20 @@ impl SignatureMethod {
         }
     }
 
+    /// The name with the proof that it is its own encoding, made when the program is
+    /// compiled.
+    pub(crate) fn unreserved_name(self) -> crate::encode::Unreserved<'static> {
+        use crate::encode::Unreserved;
+        match self {
+            SignatureMethod::HmacSha1 => const { Unreserved::literal("HMAC-SHA1") },
+            SignatureMethod::HmacSha256 => const { Unreserved::literal("HMAC-SHA256") },
+            SignatureMethod::HmacSha512 => const { Unreserved::literal("HMAC-SHA512") },
+            SignatureMethod::Plaintext => const { Unreserved::literal("PLAINTEXT") },
+            SignatureMethod::RsaSha1 => const { Unreserved::literal("RSA-SHA1") },
+            SignatureMethod::RsaSha256 => const { Unreserved::literal("RSA-SHA256") },
+        }
+    }
+
     /// Whether the method signs with an RSA private key rather than the shared secrets.
     #[must_use]
     pub const fn is_rsa(self) -> bool {

@@ -10,7 +10,7 @@ use zeroize::Zeroizing;
 
 use super::Cause;
 use crate::base_string::{BaseString, BaseUri};
-use crate::encode::{self, Rules};
+use crate::encode::{self, Rules, Value};
 use crate::params::{Decoding, Parameter, Parameters, Source};
 use crate::request::{self, Collect, Protocol};
 use crate::sign::{self, SignatureMethod, SigningKey};
@@ -185,24 +185,28 @@ impl<'a> Context<'a> {
             self.timestamp.as_bytes(),
             self.body_hash.as_deref(),
         );
-        for (name, value, known_clean) in &mut protocol {
-            // The values change below: each is checked for bytes to escape again.
-            *known_clean = false;
-            let off = match *name {
-                "oauth_callback" => switches.has(Cause::CallbackNotSigned),
-                "oauth_verifier" => switches.has(Cause::VerifierNotSigned),
-                "oauth_body_hash" => switches.has(Cause::BodyHashNotSigned),
+        for (name, value) in &mut protocol {
+            // A value put in place here is checked for bytes to escape like any other.
+            let name = name.as_bytes();
+            let off = match name {
+                b"oauth_callback" => switches.has(Cause::CallbackNotSigned),
+                b"oauth_verifier" => switches.has(Cause::VerifierNotSigned),
+                b"oauth_body_hash" => switches.has(Cause::BodyHashNotSigned),
                 _ => false,
             };
             if off {
                 *value = None;
             }
-            if *name == "oauth_version" && switches.has(Cause::VersionMismatch) {
-                *value = if value.is_some() { None } else { Some(b"1.0") };
+            if name == b"oauth_version" && switches.has(Cause::VersionMismatch) {
+                *value = if value.is_some() {
+                    None
+                } else {
+                    Some(Value::Unchecked(b"1.0"))
+                };
             }
-            if *name == "oauth_token" && value.is_none() && switches.has(Cause::EmptyTokenIncluded)
+            if name == b"oauth_token" && value.is_none() && switches.has(Cause::EmptyTokenIncluded)
             {
-                *value = Some(b"");
+                *value = Some(Value::Unchecked(b""));
             }
         }
         let collect = Collect {
