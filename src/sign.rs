@@ -20,16 +20,13 @@ use std::str::FromStr;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
+use hmac::{Hmac, KeyInit, Mac};
 use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
 use zeroize::Zeroizing;
 
 use crate::encode;
 use crate::{Error, Secret};
-
-mod mac;
-
-pub(crate) use mac::{KeyedMac, MacDigest};
 
 /// A signature method (§3.4), named as in `oauth_signature_method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -170,7 +167,7 @@ impl fmt::Debug for SigningKey {
 #[derive(Clone)]
 pub struct PrivateKey {
     #[cfg(feature = "rsa")]
-    inner: rsa::RsaPrivateKey,
+    inner: rsa::PrivateKey,
     #[cfg(not(feature = "rsa"))]
     never: std::convert::Infallible,
 }
@@ -195,10 +192,10 @@ impl PrivateKey {
 
         let invalid = |reason: String| Error::InvalidPrivateKey { reason };
         let inner = if pem.contains("-----BEGIN RSA PRIVATE KEY-----") {
-            rsa::RsaPrivateKey::from_pkcs1_pem(pem)
+            rsa::PrivateKey::from_pkcs1_pem(pem)
                 .map_err(|e| invalid(format!("the PKCS#1 PEM could not be read ({e})")))?
         } else if pem.contains("-----BEGIN PRIVATE KEY-----") {
-            rsa::RsaPrivateKey::from_pkcs8_pem(pem)
+            rsa::PrivateKey::from_pkcs8_pem(pem)
                 .map_err(|e| invalid(format!("the PKCS#8 PEM could not be read ({e})")))?
         } else if pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") {
             return Err(invalid(
@@ -225,7 +222,7 @@ impl PrivateKey {
 #[cfg(feature = "rsa")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PublicKey {
-    inner: rsa::RsaPublicKey,
+    inner: rsa::PublicKey,
 }
 
 #[cfg(feature = "rsa")]
@@ -240,12 +237,23 @@ impl PublicKey {
         use rsa::pkcs1::DecodeRsaPublicKey;
         use rsa::pkcs8::DecodePublicKey;
 
-        let invalid = |reason: String| Error::InvalidPublicKey { reason };
+        let invalid = |reason: String| {
+            // The rsa crate refuses moduli under 1024 bits as malformed: say why instead.
+            match modulus_bits(pem) {
+                Some(bits) if bits < crate::verify::MIN_RSA_BITS => Error::InvalidPublicKey {
+                    reason: format!(
+                        "the key has {bits} bits; a verifier accepts keys of {} bits or more",
+                        crate::verify::MIN_RSA_BITS
+                    ),
+                },
+                _ => Error::InvalidPublicKey { reason },
+            }
+        };
         let inner = if pem.contains("-----BEGIN RSA PUBLIC KEY-----") {
-            rsa::RsaPublicKey::from_pkcs1_pem(pem)
+            rsa::PublicKey::from_pkcs1_pem(pem)
                 .map_err(|e| invalid(format!("the PKCS#1 PEM could not be read ({e})")))?
         } else if pem.contains("-----BEGIN PUBLIC KEY-----") {
-            rsa::RsaPublicKey::from_public_key_pem(pem).map_err(|e| {
+            rsa::PublicKey::from_public_key_pem(pem).map_err(|e| {
                 invalid(format!(
                     "the SubjectPublicKeyInfo PEM could not be read ({e})"
                 ))
@@ -263,8 +271,28 @@ impl PublicKey {
     #[must_use]
     pub fn bits(&self) -> usize {
         use rsa::traits::PublicKeyParts;
-        self.inner.n().bits()
+        usize::try_from(self.inner.n().bit_width()).unwrap_or(usize::MAX)
     }
+}
+
+/// The size in bits of the modulus of an RSA public key in PEM (PKCS#1 or
+/// `SubjectPublicKeyInfo`), read from its ASN.1 alone.
+#[cfg(feature = "rsa")]
+fn modulus_bits(pem: &str) -> Option<usize> {
+    use rsa::pkcs1::der::Decode;
+
+    let (label, der) = rsa::pkcs1::pem::decode_vec(pem.trim().as_bytes()).ok()?;
+    let spki;
+    let pkcs1 = if label == "PUBLIC KEY" {
+        spki = rsa::pkcs8::spki::SubjectPublicKeyInfoRef::from_der(&der).ok()?;
+        spki.subject_public_key.raw_bytes()
+    } else {
+        &der[..]
+    };
+    let key = rsa::pkcs1::RsaPublicKey::<rsa::pkcs1::UintRef<'_>>::from_der(pkcs1).ok()?;
+    let modulus = key.modulus.as_bytes();
+    let first = modulus.first()?;
+    Some(modulus.len() * 8 - first.leading_zeros() as usize)
 }
 
 #[cfg(feature = "rsa")]
@@ -344,6 +372,69 @@ impl fmt::Debug for Signature {
     }
 }
 
+/// The HMAC of one method keyed once (RFC 2104; the `hmac` crate, whose state after the key's
+/// pads is kept), cloned for each message: a signer keys it once for all its requests. Its
+/// states are as good as the key, and the `hmac` crate wipes them on drop.
+#[derive(Clone)]
+pub(crate) enum KeyedMac {
+    Sha1(Hmac<Sha1>),
+    Sha256(Hmac<Sha256>),
+    Sha512(Hmac<Sha512>),
+}
+
+impl fmt::Debug for KeyedMac {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("KeyedMac(..)")
+    }
+}
+
+/// The largest digest (SHA-512), in bytes.
+const MAX_DIGEST: usize = 64;
+
+impl KeyedMac {
+    /// The HMAC of an HMAC `method` keyed with `key`; `None` for the other methods.
+    pub(crate) fn new(method: SignatureMethod, key: &[u8]) -> Option<Self> {
+        // HMAC takes keys of any length: new_from_slice does not fail.
+        match method {
+            SignatureMethod::HmacSha1 => Hmac::new_from_slice(key).ok().map(KeyedMac::Sha1),
+            SignatureMethod::HmacSha256 => Hmac::new_from_slice(key).ok().map(KeyedMac::Sha256),
+            SignatureMethod::HmacSha512 => Hmac::new_from_slice(key).ok().map(KeyedMac::Sha512),
+            _ => None,
+        }
+    }
+
+    /// The MAC of `data`.
+    pub(crate) fn digest(&self, data: &[u8]) -> MacDigest {
+        fn run<M: Mac + Clone>(keyed: &M, data: &[u8], out: &mut [u8; MAX_DIGEST]) -> usize {
+            let mut mac = keyed.clone();
+            mac.update(data);
+            let tag = mac.finalize().into_bytes();
+            out[..tag.len()].copy_from_slice(&tag);
+            tag.len()
+        }
+        let mut bytes = [0u8; MAX_DIGEST];
+        let len = match self {
+            KeyedMac::Sha1(keyed) => run(keyed, data, &mut bytes),
+            KeyedMac::Sha256(keyed) => run(keyed, data, &mut bytes),
+            KeyedMac::Sha512(keyed) => run(keyed, data, &mut bytes),
+        };
+        MacDigest { bytes, len }
+    }
+}
+
+/// An HMAC digest: `len` bytes of `bytes`.
+pub(crate) struct MacDigest {
+    bytes: [u8; MAX_DIGEST],
+    len: usize,
+}
+
+impl std::ops::Deref for MacDigest {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
 /// Signs `base_string` with `method`: the HMAC methods and PLAINTEXT use `key`, the RSA methods
 /// `private_key`.
 ///
@@ -414,11 +505,11 @@ fn rsa_sign(
     base_string: &[u8],
 ) -> Result<String, Error> {
     let (padding, digest) = rsa_padding_and_digest(method, base_string);
-    // The random generator blinds the private-key operation; PKCS#1 v1.5 signatures are
-    // deterministic all the same.
+    // The operating system's random generator (the rsa crate's `getrandom` feature) blinds the
+    // private-key operation; PKCS#1 v1.5 signatures are deterministic all the same.
     let signature = key
         .inner
-        .sign_with_rng(&mut rsa::rand_core::OsRng, padding, &digest)
+        .sign(padding, &digest)
         .map_err(|e| Error::Signing {
             reason: format!("the RSA operation failed ({e})"),
         })?;
@@ -576,6 +667,42 @@ mod tests {
         assert_eq!(
             body_hash(SignatureMethod::HmacSha512, b""),
             "z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="
+        );
+    }
+}
+
+#[cfg(test)]
+mod mac_tests {
+    use super::*;
+
+    fn ours(method: SignatureMethod, key: &[u8], data: &[u8]) -> Vec<u8> {
+        KeyedMac::new(method, key).unwrap().digest(data).to_vec()
+    }
+
+    /// RFC 2202 test case 2 and RFC 4231 test case 2 ("Jefe"), whose digests are printed in
+    /// the RFCs.
+    #[test]
+    fn rfc_vectors() {
+        let hex = |v: Vec<u8>| {
+            use std::fmt::Write;
+            v.iter().fold(String::new(), |mut s, b| {
+                let _ = write!(s, "{b:02x}");
+                s
+            })
+        };
+        let data = b"what do ya want for nothing?";
+        assert_eq!(
+            hex(ours(SignatureMethod::HmacSha1, b"Jefe", data)),
+            "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"
+        );
+        assert_eq!(
+            hex(ours(SignatureMethod::HmacSha256, b"Jefe", data)),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        assert_eq!(
+            hex(ours(SignatureMethod::HmacSha512, b"Jefe", data)),
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554\
+             9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"
         );
     }
 }
