@@ -32,12 +32,16 @@ pub enum Reason {
     InsecureTransport,
     /// A store failed; no verdict on the request.
     StoreFailure,
+    /// The server itself failed (its clock, or computing the signature); no verdict on the
+    /// request.
+    ServerFailure,
 }
 
 impl Reason {
     /// The id: `malformed-request`, `missing-parameter`, `duplicate-parameter`,
     /// `unsupported-signature-method`, `bad-version`, `stale-timestamp`, `replayed-nonce`,
-    /// `bad-signature`, `bad-body-hash`, `insecure-transport`, or `store-failure`.
+    /// `bad-signature`, `bad-body-hash`, `insecure-transport`, `store-failure`, or
+    /// `server-failure`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -52,6 +56,7 @@ impl Reason {
             Reason::BadBodyHash => "bad-body-hash",
             Reason::InsecureTransport => "insecure-transport",
             Reason::StoreFailure => "store-failure",
+            Reason::ServerFailure => "server-failure",
         }
     }
 }
@@ -128,6 +133,18 @@ pub enum VerifyError {
     ReplayedNonce,
     /// A store failed.
     Store(StoreError),
+    /// The server's clock cannot be read (it is set before 1970).
+    #[non_exhaustive]
+    Clock {
+        /// What the clock said.
+        detail: String,
+    },
+    /// The server cannot compute the signature it expects (an HMAC method without its HMAC).
+    #[non_exhaustive]
+    Signing {
+        /// What failed, without any secret.
+        detail: String,
+    },
 }
 
 impl VerifyError {
@@ -146,12 +163,13 @@ impl VerifyError {
             VerifyError::BadBodyHash { .. } => Reason::BadBodyHash,
             VerifyError::ReplayedNonce => Reason::ReplayedNonce,
             VerifyError::Store(_) => Reason::StoreFailure,
+            VerifyError::Clock { .. } | VerifyError::Signing { .. } => Reason::ServerFailure,
         }
     }
 
     /// The HTTP status to answer with (RFC 5849 §3.2): 400 for a request that is malformed
     /// or uses what the server does not support, 401 for one that is not authentic, 503 when
-    /// a store failed.
+    /// a store failed, 500 when the server itself did.
     #[must_use]
     pub fn status(&self) -> u16 {
         match self.reason() {
@@ -162,12 +180,13 @@ impl VerifyError {
             | Reason::BadVersion
             | Reason::InsecureTransport => 400,
             Reason::StoreFailure => 503,
+            Reason::ServerFailure => 500,
             _ => 401,
         }
     }
 
-    /// The OAuth Problem Reporting answer (`oauth_problem=…`), or `None` for a store failure,
-    /// which is the server's problem.
+    /// The OAuth Problem Reporting answer (`oauth_problem=…`), or `None` for a store or
+    /// server failure, which is the server's problem.
     #[must_use]
     pub fn problem(&self) -> Option<Problem> {
         let (problem, extra) = match self {
@@ -202,7 +221,9 @@ impl VerifyError {
                 ("signature_invalid", None)
             }
             VerifyError::ReplayedNonce => ("nonce_used", None),
-            VerifyError::Store(_) => return None,
+            VerifyError::Store(_) | VerifyError::Clock { .. } | VerifyError::Signing { .. } => {
+                return None
+            }
         };
         Some(Problem {
             status: self.status(),
@@ -265,6 +286,10 @@ impl fmt::Display for VerifyError {
                 "this nonce was already used with this consumer key, token and timestamp: sign every request with a fresh nonce",
             ),
             VerifyError::Store(e) => write!(f, "the server's credential or nonce store failed: {e}"),
+            VerifyError::Clock { detail } => write!(f, "the server's clock cannot be read: {detail}"),
+            VerifyError::Signing { detail } => {
+                write!(f, "the server cannot compute the signature: {detail}")
+            }
         }
     }
 }
@@ -323,5 +348,43 @@ impl Problem {
         out.push_str("&oauth_problem_advice=");
         encode::encode(self.advice.as_bytes()).append_to(&mut out);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The server's own failures are not the store's, nor the client's: 500, no problem
+    /// report for the client to act on.
+    #[test]
+    fn server_failures_are_their_own() {
+        let clock = VerifyError::Clock {
+            detail: "the clock reads before 1970".to_owned(),
+        };
+        let signing = VerifyError::Signing {
+            detail: "PLAINTEXT is not an HMAC method".to_owned(),
+        };
+        for (error, text) in [
+            (
+                &clock,
+                "the server's clock cannot be read: the clock reads before 1970",
+            ),
+            (
+                &signing,
+                "the server cannot compute the signature: PLAINTEXT is not an HMAC method",
+            ),
+        ] {
+            assert_eq!(error.reason(), Reason::ServerFailure);
+            assert_eq!(error.reason().as_str(), "server-failure");
+            assert_eq!(error.status(), 500);
+            assert!(error.problem().is_none());
+            assert_eq!(error.to_string(), text);
+        }
+        let store = VerifyError::Store(StoreError::new("down"));
+        assert_eq!(
+            (store.reason(), store.status()),
+            (Reason::StoreFailure, 503)
+        );
     }
 }

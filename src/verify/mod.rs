@@ -218,7 +218,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
-        let now = Timestamp::now().map_err(|e| VerifyError::Store(StoreError::new(e)))?;
+        let now = Timestamp::now().map_err(|e| VerifyError::Clock {
+            detail: e.to_string(),
+        })?;
         self.verify_at(request, authorization, now)
     }
 
@@ -235,7 +237,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(), VerifyError> {
-        let now = Timestamp::now().map_err(|e| VerifyError::Store(StoreError::new(e)))?;
+        let now = Timestamp::now().map_err(|e| VerifyError::Clock {
+            detail: e.to_string(),
+        })?;
         let (mut params, _) = self.collect(request, authorization)?;
         let protocol = find_protocol(&params);
         params.retain(|p| p.name != b"oauth_signature");
@@ -486,8 +490,10 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let matches = if method == SignatureMethod::Plaintext {
             key.expose().ct_eq(signature)
         } else {
-            let expected = sign::hmac_digest(method, &key, base_string)
-                .map_err(|e| VerifyError::Store(StoreError::new(e.to_string())))?;
+            let expected =
+                sign::hmac_digest(method, &key, base_string).map_err(|e| VerifyError::Signing {
+                    detail: e.to_string(),
+                })?;
             // Strict base64: canonical padding, no trailing bits; anything else cannot match,
             // nor can anything longer than the longest digest (64 bytes in 88 characters).
             let mut sent = [0u8; 66];
