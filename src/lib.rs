@@ -77,6 +77,7 @@
 //! signature (which is the key).
 
 pub mod base_string;
+pub mod credentials;
 pub mod encode;
 mod error;
 pub mod explain;
@@ -94,9 +95,10 @@ pub mod sign;
 pub mod tower;
 pub mod verify;
 
+pub use credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 pub use error::{Error, Location};
 pub use header::Realm;
-pub use request::{BodyHash, Consumer, Nonce, Request, Signed, Signer, Timestamp, Token, Version};
+pub use request::{Request, Signed, Signer};
 pub use secret::Secret;
 #[cfg(feature = "rsa")]
 pub use sign::PublicKey;
