@@ -19,9 +19,8 @@ use url::Url;
 use crate::base_string::{self, BaseString, BaseUri};
 use crate::credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 use crate::encode::{Counted, Unreserved, Value};
-use crate::error::Location;
 use crate::header::{self, Realm};
-use crate::params::{Decoding, Normalized, Parameters, Source};
+use crate::params::{self, name, Collect, Normalized, Protocol, Source, Sources};
 use crate::sign::{self, KeyedMac, PrivateKey, Signature, SignatureMethod, SigningKey};
 use crate::{Error, Secret};
 
@@ -136,6 +135,15 @@ impl<'a> Request<'a> {
     #[must_use]
     pub fn has_form_body(&self) -> bool {
         self.form
+    }
+
+    /// Where the parameters come from (§3.4.1.3.1).
+    pub(crate) fn sources(&self) -> Sources<'_> {
+        Sources {
+            query: self.url.query().unwrap_or("").as_bytes(),
+            body: self.body,
+            form: self.form,
+        }
     }
 }
 
@@ -321,9 +329,9 @@ impl Signer {
             timestamp.digits(&mut timestamp_buf),
             body_hash.as_deref(),
         );
-        let params = collect_all(request, &protocol, Collect::RFC)?;
+        let params = params::collect_all(request.sources(), &protocol, Collect::RFC)?;
         let params = params.normalize();
-        let base_string = build_base_string(request, &params)?;
+        let base_string = BaseString::new(request.method, &BaseUri::new(request.url())?, &params);
         let signature = sign::sign_keyed(
             self.method,
             &self.key,
@@ -338,27 +346,6 @@ impl Signer {
             realm: self.realm.clone(),
         })
     }
-}
-
-/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in
-/// sorted order, `None` for one this request does not send. A value known beforehand to need
-/// no escaping carries the proof ([`Value::Unreserved`]) and is not examined again.
-pub(crate) type Protocol<'a> = [(Unreserved<'static>, Option<Value<'a>>); 9];
-
-/// The `oauth_*` names, checked when the program is compiled.
-pub(crate) mod name {
-    use crate::encode::Unreserved;
-
-    pub(crate) const BODY_HASH: Unreserved<'static> = Unreserved::literal("oauth_body_hash");
-    pub(crate) const CALLBACK: Unreserved<'static> = Unreserved::literal("oauth_callback");
-    pub(crate) const CONSUMER_KEY: Unreserved<'static> = Unreserved::literal("oauth_consumer_key");
-    pub(crate) const NONCE: Unreserved<'static> = Unreserved::literal("oauth_nonce");
-    pub(crate) const SIGNATURE_METHOD: Unreserved<'static> =
-        Unreserved::literal("oauth_signature_method");
-    pub(crate) const TIMESTAMP: Unreserved<'static> = Unreserved::literal("oauth_timestamp");
-    pub(crate) const TOKEN: Unreserved<'static> = Unreserved::literal("oauth_token");
-    pub(crate) const VERIFIER: Unreserved<'static> = Unreserved::literal("oauth_verifier");
-    pub(crate) const VERSION: Unreserved<'static> = Unreserved::literal("oauth_version");
 }
 
 impl Signer {
@@ -417,136 +404,6 @@ impl Signer {
     pub(crate) fn private_key(&self) -> Option<&PrivateKey> {
         self.private_key.as_ref()
     }
-}
-
-/// Which parameters are collected (§3.4.1.3.1) and how they are decoded. Signing and verifying
-/// use [`Collect::RFC`]; the diagnosis reproduces other implementations' mistakes with the
-/// others.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Collect {
-    /// Whether the query's parameters are collected.
-    pub(crate) query: bool,
-    /// Whether the body's parameters are collected: `None` for a form body only (the
-    /// reference), `Some(b)` to collect them (`true`) or not (`false`) whatever the type.
-    pub(crate) body: Option<bool>,
-    /// How names and values are decoded.
-    pub(crate) decoding: Decoding,
-}
-
-impl Collect {
-    /// RFC 5849 §3.4.1.3.1.
-    pub(crate) const RFC: Collect = Collect {
-        query: true,
-        body: None,
-        decoding: Decoding::Form,
-    };
-}
-
-/// The query's and form body's parameters (per `collect`) and then the protocol parameters.
-/// Signing and verifying both collect here.
-pub(crate) fn collect_all(
-    request: &Request<'_>,
-    protocol: &Protocol<'_>,
-    collect: Collect,
-) -> Result<Parameters, Error> {
-    let protocol_len: usize = protocol
-        .iter()
-        .map(|(name, value)| value.map_or(0, |v| name.as_bytes().len() + v.as_bytes().len()))
-        .sum();
-    let count = count_parameters(request, collect) + protocol.len();
-    let mut params = collect_parameters(request, count, protocol_len, collect)?;
-    check_no_protocol_parameters(&params, protocol)?;
-    for &(name, value) in protocol {
-        if let Some(value) = value {
-            params.push_protocol(name, value);
-        }
-    }
-    Ok(params)
-}
-
-/// The query and the form body (empty when the request has none) that `collect` reads.
-fn parameter_texts<'r>(request: &'r Request<'_>, collect: Collect) -> (&'r [u8], &'r [u8]) {
-    let query = if collect.query {
-        request.url.query().unwrap_or("").as_bytes()
-    } else {
-        &[]
-    };
-    let form = if collect.body.unwrap_or_else(|| request.has_form_body()) {
-        request.body
-    } else {
-        &[]
-    };
-    (query, form)
-}
-
-/// How many parameters [`collect_parameters`] would find, counted without decoding them.
-pub(crate) fn count_parameters(request: &Request<'_>, collect: Collect) -> usize {
-    let (query, form) = parameter_texts(request, collect);
-    count_pairs(query) + count_pairs(form)
-}
-
-/// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
-/// for `count` parameters in all ([`count_parameters`] and those to be added) and
-/// `extra_bytes` more bytes.
-pub(crate) fn collect_parameters(
-    request: &Request<'_>,
-    count: usize,
-    extra_bytes: usize,
-    collect: Collect,
-) -> Result<Parameters, Error> {
-    let (query, form) = parameter_texts(request, collect);
-    let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
-    params
-        .extend_decoded(Source::Query, query, collect.decoding)
-        .map_err(|source| Error::InvalidPercentEncoding {
-            location: Location::Query,
-            source,
-        })?;
-    if let Err(source) = params.extend_decoded(Source::Body, form, collect.decoding) {
-        // The query's parameters may hold a PLAINTEXT signature.
-        params.wipe();
-        return Err(Error::InvalidPercentEncoding {
-            location: Location::Body,
-            source,
-        });
-    }
-    Ok(params)
-}
-
-/// The base string of `request` with the normalized `params`. Signing and verifying both build
-/// it here.
-pub(crate) fn build_base_string(
-    request: &Request<'_>,
-    params: &Normalized,
-) -> Result<BaseString, Error> {
-    let base_uri = BaseUri::new(request.url())?;
-    Ok(BaseString::new(request.method, &base_uri, params))
-}
-
-/// An upper bound of the number of `&`-separated pairs in a query or form body.
-fn count_pairs(text: &[u8]) -> usize {
-    crate::encode::count_where(text, 0, |b| b == b'&') + usize::from(!text.is_empty())
-}
-
-/// Refuses query and body parameters named like a protocol parameter this request sends, and
-/// `oauth_signature`, which a server would leave out of the base string.
-fn check_no_protocol_parameters(params: &Parameters, protocol: &Protocol<'_>) -> Result<(), Error> {
-    for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
-        let sent = protocol
-            .iter()
-            .any(|(name, value)| value.is_some() && name.as_bytes() == p.name);
-        if sent || p.name == b"oauth_signature" {
-            return Err(Error::ProtocolParameterInRequest {
-                location: if p.source == Source::Body {
-                    Location::Body
-                } else {
-                    Location::Query
-                },
-                name: String::from_utf8_lossy(p.name).into_owned(),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// A signed request: every stage of the signature, and the ways to send it.
@@ -620,6 +477,7 @@ impl Signed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Parameters;
 
     #[test]
     fn timestamps_parse_strictly_and_print_back() {

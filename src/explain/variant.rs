@@ -11,8 +11,8 @@ use zeroize::Zeroizing;
 use super::Cause;
 use crate::base_string::{BaseString, BaseUri};
 use crate::encode::{self, Rules, Value};
+use crate::params::{self as collection, BodyParameters, Collect, Protocol};
 use crate::params::{Decoding, Parameter, Parameters, Source};
-use crate::request::{self, Collect, Protocol};
 use crate::sign::{self, SignatureMethod, SigningKey};
 use crate::{Error, Nonce, Request, Signer, Timestamp};
 
@@ -212,11 +212,11 @@ impl<'a> Context<'a> {
         let collect = Collect {
             query: !switches.any(&[Cause::QueryNotSigned, Cause::QueryInBaseUri]),
             body: if switches.has(Cause::FormBodyNotSigned) {
-                Some(false)
+                BodyParameters::Never
             } else if switches.has(Cause::NonFormBodySigned) {
-                Some(true)
+                BodyParameters::Always
             } else {
-                None
+                BodyParameters::OfForm
             },
             decoding: if switches.has(Cause::QueryNotDecoded) {
                 Decoding::Raw
@@ -226,7 +226,7 @@ impl<'a> Context<'a> {
                 Decoding::Form
             },
         };
-        let mut params = request::collect_all(self.request, &protocol, collect)?;
+        let mut params = collection::collect_all(self.request.sources(), &protocol, collect)?;
         if switches.has(Cause::RealmSigned) {
             if let Some(realm) = self.signer.realm() {
                 params.push(Source::Protocol, b"realm", realm.as_str().as_bytes());

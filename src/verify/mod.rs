@@ -60,9 +60,10 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use subtle::ConstantTimeEq;
 
+use crate::base_string::{BaseString, BaseUri};
 use crate::header::Authorization;
-use crate::params::{Normalized, Parameters, Source, Span};
-use crate::request::{self, Request};
+use crate::params::{self as collection, Collect, Normalized, Parameters, Source, Span};
+use crate::request::Request;
 use crate::sign::{self, SignatureMethod, SigningKey};
 use crate::{Secret, Timestamp};
 
@@ -277,7 +278,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
         let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         let params = params.normalize();
-        let base_string = request::build_base_string(request, &params).map_err(malformed)?;
+        let base_uri = BaseUri::new(request.url()).map_err(malformed)?;
+        let base_string = BaseString::new(request.method(), &base_uri, &params);
         let signature = protocol
             .signature
             .as_ref()
@@ -434,7 +436,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             )
         });
         // Counted before anything is decoded or allocated.
-        let count = request::count_parameters(request, request::Collect::RFC) + header_count;
+        let count = collection::count_parameters(request.sources(), Collect::RFC) + header_count;
         if count > limits.max_parameters {
             return Err(VerifyError::Malformed {
                 detail: format!(
@@ -444,7 +446,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             });
         }
         let mut params =
-            request::collect_parameters(request, count, header_bytes, request::Collect::RFC)
+            collection::collect_parameters(request.sources(), count, header_bytes, Collect::RFC)
                 .map_err(|e| VerifyError::Malformed {
                     detail: e.to_string(),
                 })?;

@@ -25,6 +25,12 @@ use std::fmt;
 
 use crate::encode::{self, is_unreserved, Counted, DecodeError, Unreserved, Value};
 
+mod collect;
+pub(crate) use collect::{
+    collect_all, collect_parameters, count_parameters, name, BodyParameters, Collect, Protocol,
+    Sources,
+};
+
 /// Where a parameter came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -1,0 +1,168 @@
+//! Collecting a request's parameters (RFC 5849 §3.4.1.3.1): the query's, a form body's, and
+//! the protocol parameters, each once. Signing and verifying collect here; the diagnosis
+//! collects other ways (another decoding, a body left out or put in) to reproduce other
+//! implementations.
+
+use super::{Decoding, Parameters, Source};
+use crate::encode::{Unreserved, Value};
+use crate::error::Location;
+use crate::Error;
+
+/// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in
+/// sorted order, `None` for one this request does not send. A value known beforehand to need
+/// no escaping carries the proof ([`Value::Unreserved`]) and is not examined again.
+pub(crate) type Protocol<'a> = [(Unreserved<'static>, Option<Value<'a>>); 9];
+
+/// The `oauth_*` names, checked when the program is compiled.
+pub(crate) mod name {
+    use crate::encode::Unreserved;
+
+    pub(crate) const BODY_HASH: Unreserved<'static> = Unreserved::literal("oauth_body_hash");
+    pub(crate) const CALLBACK: Unreserved<'static> = Unreserved::literal("oauth_callback");
+    pub(crate) const CONSUMER_KEY: Unreserved<'static> = Unreserved::literal("oauth_consumer_key");
+    pub(crate) const NONCE: Unreserved<'static> = Unreserved::literal("oauth_nonce");
+    pub(crate) const SIGNATURE_METHOD: Unreserved<'static> =
+        Unreserved::literal("oauth_signature_method");
+    pub(crate) const TIMESTAMP: Unreserved<'static> = Unreserved::literal("oauth_timestamp");
+    pub(crate) const TOKEN: Unreserved<'static> = Unreserved::literal("oauth_token");
+    pub(crate) const VERIFIER: Unreserved<'static> = Unreserved::literal("oauth_verifier");
+    pub(crate) const VERSION: Unreserved<'static> = Unreserved::literal("oauth_version");
+}
+
+/// Which parameters are collected (§3.4.1.3.1) and how they are decoded. Signing and verifying
+/// use [`Collect::RFC`]; the diagnosis reproduces other implementations' mistakes with the
+/// others.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Collect {
+    /// Whether the query's parameters are collected.
+    pub(crate) query: bool,
+    /// Which bodies' parameters are collected.
+    pub(crate) body: BodyParameters,
+    /// How names and values are decoded.
+    pub(crate) decoding: Decoding,
+}
+
+/// Which bodies' parameters are collected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BodyParameters {
+    /// A form body's (`application/x-www-form-urlencoded`), as the RFC says.
+    OfForm,
+    /// Every body's, whatever its type.
+    Always,
+    /// No body's.
+    Never,
+}
+
+impl Collect {
+    /// RFC 5849 §3.4.1.3.1.
+    pub(crate) const RFC: Collect = Collect {
+        query: true,
+        body: BodyParameters::OfForm,
+        decoding: Decoding::Form,
+    };
+}
+
+/// Where a request's parameters come from: its query, and its body with whether that is a
+/// form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sources<'a> {
+    /// The URL's query, without the `?`.
+    pub(crate) query: &'a [u8],
+    /// The body.
+    pub(crate) body: &'a [u8],
+    /// Whether the body is `application/x-www-form-urlencoded`.
+    pub(crate) form: bool,
+}
+
+/// The query's and form body's parameters (per `collect`) and then the protocol parameters.
+/// Signing and verifying both collect here.
+pub(crate) fn collect_all(
+    sources: Sources<'_>,
+    protocol: &Protocol<'_>,
+    collect: Collect,
+) -> Result<Parameters, Error> {
+    let protocol_len: usize = protocol
+        .iter()
+        .map(|(name, value)| value.map_or(0, |v| name.as_bytes().len() + v.as_bytes().len()))
+        .sum();
+    let count = count_parameters(sources, collect) + protocol.len();
+    let mut params = collect_parameters(sources, count, protocol_len, collect)?;
+    check_no_protocol_parameters(&params, protocol)?;
+    for &(name, value) in protocol {
+        if let Some(value) = value {
+            params.push_protocol(name, value);
+        }
+    }
+    Ok(params)
+}
+
+/// The query and the form body (empty when the request has none) that `collect` reads.
+fn parameter_texts(sources: Sources<'_>, collect: Collect) -> (&[u8], &[u8]) {
+    let query = if collect.query { sources.query } else { &[] };
+    let form = match collect.body {
+        BodyParameters::OfForm if sources.form => sources.body,
+        BodyParameters::Always => sources.body,
+        BodyParameters::OfForm | BodyParameters::Never => &[],
+    };
+    (query, form)
+}
+
+/// How many parameters [`collect_parameters`] would find, counted without decoding them.
+pub(crate) fn count_parameters(sources: Sources<'_>, collect: Collect) -> usize {
+    let (query, form) = parameter_texts(sources, collect);
+    count_pairs(query) + count_pairs(form)
+}
+
+/// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
+/// for `count` parameters in all ([`count_parameters`] and those to be added) and
+/// `extra_bytes` more bytes.
+pub(crate) fn collect_parameters(
+    sources: Sources<'_>,
+    count: usize,
+    extra_bytes: usize,
+    collect: Collect,
+) -> Result<Parameters, Error> {
+    let (query, form) = parameter_texts(sources, collect);
+    let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
+    params
+        .extend_decoded(Source::Query, query, collect.decoding)
+        .map_err(|source| Error::InvalidPercentEncoding {
+            location: Location::Query,
+            source,
+        })?;
+    if let Err(source) = params.extend_decoded(Source::Body, form, collect.decoding) {
+        // The query's parameters may hold a PLAINTEXT signature.
+        params.wipe();
+        return Err(Error::InvalidPercentEncoding {
+            location: Location::Body,
+            source,
+        });
+    }
+    Ok(params)
+}
+
+/// An upper bound of the number of `&`-separated pairs in a query or form body.
+fn count_pairs(text: &[u8]) -> usize {
+    crate::encode::count_where(text, 0, |b| b == b'&') + usize::from(!text.is_empty())
+}
+
+/// Refuses query and body parameters named like a protocol parameter this request sends, and
+/// `oauth_signature`, which a server would leave out of the base string.
+fn check_no_protocol_parameters(params: &Parameters, protocol: &Protocol<'_>) -> Result<(), Error> {
+    for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
+        let sent = protocol
+            .iter()
+            .any(|(name, value)| value.is_some() && name.as_bytes() == p.name);
+        if sent || p.name == b"oauth_signature" {
+            return Err(Error::ProtocolParameterInRequest {
+                location: if p.source == Source::Body {
+                    Location::Body
+                } else {
+                    Location::Query
+                },
+                name: String::from_utf8_lossy(p.name).into_owned(),
+            });
+        }
+    }
+    Ok(())
+}
