@@ -74,12 +74,12 @@ pub(crate) fn unreserved(byte: u8) -> bool {
 }
 
 /// Bytes examined and encoded at a time.
-const BLOCK: usize = 64;
+const ENCODE_BLOCK: usize = 64;
 
 /// The number of bytes of a block for which `counted` is true; the compiler turns it into
 /// vector instructions when `counted` is made of comparisons.
 #[inline]
-fn count_in_block(block: &[u8; BLOCK], counted: impl Fn(u8) -> bool) -> usize {
+fn count_in_block(block: &[u8; ENCODE_BLOCK], counted: impl Fn(u8) -> bool) -> usize {
     // At most 64: the count fits the byte lanes.
     usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(counted(b))))
 }
@@ -88,8 +88,8 @@ fn count_in_block(block: &[u8; BLOCK], counted: impl Fn(u8) -> bool) -> usize {
 /// to a block with `filler`, for which it must be false.
 #[inline]
 pub(crate) fn count_where(bytes: &[u8], filler: u8, counted: impl Fn(u8) -> bool + Copy) -> usize {
-    let (blocks, rest) = bytes.as_chunks::<BLOCK>();
-    let mut padded = [filler; BLOCK];
+    let (blocks, rest) = bytes.as_chunks::<ENCODE_BLOCK>();
+    let mut padded = [filler; ENCODE_BLOCK];
     padded[..rest.len()].copy_from_slice(rest);
     let whole: usize = blocks.iter().map(|b| count_in_block(b, counted)).sum();
     whole + count_in_block(&padded, counted)
@@ -99,7 +99,7 @@ pub(crate) fn count_where(bytes: &[u8], filler: u8, counted: impl Fn(u8) -> bool
 /// with the two range tests of letters and digits alone (keys, tokens, nonces, words), then,
 /// only if that fails, with the whole set.
 #[inline]
-fn block_is_clean(block: &[u8; BLOCK]) -> bool {
+fn block_is_clean(block: &[u8; ENCODE_BLOCK]) -> bool {
     all_in(block, is_alphanumeric) || all_in(block, in_unreserved_ranges)
 }
 
@@ -123,8 +123,8 @@ fn is_alphanumeric(byte: u8) -> bool {
 /// The length of the longest prefix of `bytes` made of whole blocks of unreserved bytes.
 #[inline(never)]
 fn clean_blocks(bytes: &[u8]) -> usize {
-    let (blocks, _) = bytes.as_chunks::<BLOCK>();
-    blocks.iter().take_while(|b| block_is_clean(b)).count() * BLOCK
+    let (blocks, _) = bytes.as_chunks::<ENCODE_BLOCK>();
+    blocks.iter().take_while(|b| block_is_clean(b)).count() * ENCODE_BLOCK
 }
 
 /// Bytes examined at a time by the tests on names, values and header text, which are mostly
@@ -333,9 +333,9 @@ static TWICE: [[u8; 8]; 256] = encodings::<8>();
 
 /// Room for a block encoded with either table (at most 5 bytes a byte), and a whole table
 /// entry past it.
-const BUFFER: usize = 5 * BLOCK + 8;
+const BUFFER: usize = 5 * ENCODE_BLOCK + 8;
 
-/// Encodes `block` (at most [`BLOCK`] bytes) with `table` into `buf`, returning the length:
+/// Encodes `block` (at most [`ENCODE_BLOCK`] bytes) with `table` into `buf`, returning the length:
 /// each byte writes its whole table entry and moves on by the encoding's length, without
 /// branching on the byte.
 ///
@@ -359,7 +359,7 @@ fn encode_block<const W: usize, const LAST: bool>(
             };
             slot.copy_from_slice(entry);
         } else {
-            let at = n.min(5 * BLOCK);
+            let at = n.min(5 * ENCODE_BLOCK);
             buf[at..at + W].copy_from_slice(entry);
         }
         n += usize::from(entry[W - 1]);
@@ -382,7 +382,7 @@ fn encode_pieces<const W: usize, E>(
         if clean > 0 {
             sink(&rest[..clean])?;
         }
-        let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
+        let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(ENCODE_BLOCK));
         if tail.is_empty() && block.iter().all(|&b| unreserved(b)) {
             // The short end, or a short name or value, often has nothing to escape.
             sink(block)?;
@@ -416,7 +416,7 @@ fn encode_into_vec<const W: usize>(
 /// case of names and values, which then skips the stack buffer (zeroing it costs more than
 /// encoding them).
 fn short_and_clean(bytes: &[u8]) -> bool {
-    bytes.len() <= BLOCK && is_clean(bytes)
+    bytes.len() <= ENCODE_BLOCK && is_clean(bytes)
 }
 
 /// Percent-encodes `bytes` in pieces for outputs that are text (`String`, `fmt::Write`).
@@ -549,7 +549,7 @@ impl Writer {
         while !rest.is_empty() {
             let clean = clean_blocks(rest);
             self.raw(&rest[..clean]);
-            let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(BLOCK));
+            let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(ENCODE_BLOCK));
             // In place, in zeroed room for the block at its longest (3 bytes a byte) and a
             // whole entry, within the capacity; past it (a length given too short), the rest
             // of the block is appended escape by escape.

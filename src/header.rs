@@ -516,8 +516,8 @@ fn skip_ows(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// An RFC 9110 `tchar`.
-fn is_tchar(b: u8) -> bool {
+/// An RFC 9110 `tchar`: the characters of a token (a method, a header parameter's name).
+pub(crate) fn is_tchar(b: u8) -> bool {
     TCHAR[usize::from(b)]
 }
 

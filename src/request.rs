@@ -174,8 +174,7 @@ pub(crate) fn is_form(content_type: &str) -> bool {
 
 /// A method is an RFC 9110 token.
 fn check_method(method: &str) -> Result<(), Error> {
-    let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
-    if method.is_empty() || !method.bytes().all(tchar) {
+    if method.is_empty() || !method.bytes().all(header::is_tchar) {
         return Err(Error::InvalidMethod {
             method: method.to_owned(),
         });

@@ -84,18 +84,18 @@ const URI: &[Cause] = &[
 
 /// The URL's scheme, host and port as written, which the parsed URL no longer has.
 #[derive(Clone, Copy, Debug, Default)]
-struct Written<'a> {
+struct UrlAsWritten<'a> {
     scheme: &'a str,
     host: &'a str,
     port: Option<&'a str>,
     query: Option<&'a str>,
 }
 
-impl<'a> Written<'a> {
-    fn parse(url: &'a str) -> Written<'a> {
+impl<'a> UrlAsWritten<'a> {
+    fn parse(url: &'a str) -> UrlAsWritten<'a> {
         let url = url.trim();
         let Some((scheme, rest)) = url.split_once("://") else {
-            return Written::default();
+            return UrlAsWritten::default();
         };
         let (before_fragment, _) = rest.split_once('#').unwrap_or((rest, ""));
         let query = before_fragment.split_once('?').map(|(_, q)| q);
@@ -107,7 +107,7 @@ impl<'a> Written<'a> {
             }
             _ => (host_port, None),
         };
-        Written {
+        UrlAsWritten {
             scheme,
             host,
             port,
@@ -123,7 +123,7 @@ pub(crate) struct Context<'a> {
     nonce: &'a Nonce,
     timestamp: String,
     body_hash: Option<String>,
-    written: Written<'a>,
+    written: UrlAsWritten<'a>,
 }
 
 impl<'a> Context<'a> {
@@ -140,7 +140,7 @@ impl<'a> Context<'a> {
             nonce,
             timestamp: timestamp.to_string(),
             body_hash: signer.body_hash_of(request)?,
-            written: written_url.map(Written::parse).unwrap_or_default(),
+            written: written_url.map(UrlAsWritten::parse).unwrap_or_default(),
         })
     }
 

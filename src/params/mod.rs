@@ -41,6 +41,22 @@ pub enum Source {
     Body,
     /// The protocol parameters (`oauth_*`) that the signer adds.
     Protocol,
+    /// The parameters of a received `Authorization` header, as a server reads them.
+    Header,
+}
+
+impl Source {
+    /// Where it is, as a phrase: "the query", "the form body", "the protocol parameters",
+    /// "the Authorization header".
+    #[must_use]
+    pub fn place(self) -> &'static str {
+        match self {
+            Source::Query => "the query",
+            Source::Body => "the form body",
+            Source::Protocol => "the protocol parameters",
+            Source::Header => "the Authorization header",
+        }
+    }
 }
 
 impl fmt::Display for Source {
@@ -49,6 +65,7 @@ impl fmt::Display for Source {
             Source::Query => "query",
             Source::Body => "body",
             Source::Protocol => "oauth",
+            Source::Header => "header",
         })
     }
 }
@@ -233,7 +250,7 @@ impl Parameters {
                 if i >= limit && text.get(i).is_some_and(|&b| b != b'&') {
                     // A long value: the rest of it a block at a time if it fills one.
                     let end = i + encode::run_until(&text[i..], |b| b == b'&');
-                    if end - i >= BLOCK {
+                    if end - i >= DECODE_BLOCK {
                         n += decode_long(&text[i..end], &mut out[n..], decoding)
                             .map_err(|at| error(i + at))?;
                         i = end;
@@ -442,11 +459,11 @@ const fn bytes_equal(word: u64, byte: u8) -> u64 {
 }
 
 /// Input bytes [`decode_long`] decodes at a time.
-const BLOCK: usize = 32;
+const DECODE_BLOCK: usize = 32;
 
 /// A block with the two bytes before it (to tell the hex digits of an escape) and the two
 /// after it (an escape's digits).
-const WINDOW: usize = BLOCK + 4;
+const WINDOW: usize = DECODE_BLOCK + 4;
 
 /// Decodes the rest of a long value (no `&`) into `out`, which is at least as long, returning
 /// the decoded length, or the offset of the first malformed escape.
@@ -462,8 +479,8 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
     let plus_is_space = decoding == Decoding::Form;
     let (mut n, mut i, mut malformed) = (0, 0, false);
     while i < text.len() {
-        let len = (text.len() - i).min(BLOCK);
-        let (mut decoded, mut keep) = ([0u8; BLOCK], [0u8; BLOCK]);
+        let len = (text.len() - i).min(DECODE_BLOCK);
+        let (mut decoded, mut keep) = ([0u8; DECODE_BLOCK], [0u8; DECODE_BLOCK]);
         // Read in place but at the ends, where a copy pads the window with zeros.
         let copy;
         let window = (i.checked_sub(2).and_then(|from| text.get(from..)))
@@ -475,22 +492,22 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
             &copy
         };
         malformed |= decode_block(window, escapes, plus_is_space, &mut decoded, &mut keep);
-        if len < BLOCK {
+        if len < DECODE_BLOCK {
             keep[len..].fill(0);
         }
         // Where each byte goes: the number of bytes kept before it.
-        let mut packed = [0u8; BLOCK];
+        let mut packed = [0u8; DECODE_BLOCK];
         let mut k = 0;
-        for j in 0..BLOCK {
+        for j in 0..DECODE_BLOCK {
             // `k` never passes `j`, so the mask never wraps; it only spares a bounds check.
-            packed[k % BLOCK] = decoded[j];
+            packed[k % DECODE_BLOCK] = decoded[j];
             k += usize::from(keep[j]);
         }
         if let Some(slot) = out.get_mut(n..n + k) {
             slot.copy_from_slice(&packed[..k]);
         }
         n += k;
-        i += BLOCK;
+        i += DECODE_BLOCK;
     }
     if malformed {
         // The first malformed escape, found again (what was written is dropped).
@@ -501,10 +518,10 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
     Ok(n)
 }
 
-/// The bytes of `text` from `i - 2` to `i + BLOCK + 2`, zeros where they fall outside it.
+/// The bytes of `text` from `i - 2` to `i + DECODE_BLOCK + 2`, zeros where they fall outside it.
 fn padded_window(text: &[u8], i: usize) -> [u8; WINDOW] {
     let from = i.saturating_sub(2);
-    let to = (i + BLOCK + 2).min(text.len());
+    let to = (i + DECODE_BLOCK + 2).min(text.len());
     let at = 2 - (i - from);
     let mut window = [0u8; WINDOW];
     window[at..at + (to - from)].copy_from_slice(&text[from..to]);
@@ -519,15 +536,15 @@ fn decode_block(
     window: &[u8; WINDOW],
     escapes: bool,
     plus_is_space: bool,
-    decoded: &mut [u8; BLOCK],
-    keep: &mut [u8; BLOCK],
+    decoded: &mut [u8; DECODE_BLOCK],
+    keep: &mut [u8; DECODE_BLOCK],
 ) -> bool {
     let percent = |c: u8| u8::from(escapes & (c == b'%'));
     // Each byte reads the window at its own offsets: the arithmetic is done again for each
     // offset rather than kept in arrays, whose wide reads at odd offsets would wait on the
     // narrow writes that made them.
     let mut bad = 0u8;
-    for j in 0..BLOCK {
+    for j in 0..DECODE_BLOCK {
         let b = window[j + 2];
         let escape = percent(b);
         let ((hi, hi_ok), (lo, lo_ok)) = (hex_digit(window[j + 3]), hex_digit(window[j + 4]));
@@ -860,7 +877,7 @@ mod tests {
                         };
                         assert_eq!(got_name, want_name, "name {shown:?} {decoding:?}");
                     }
-                    long += usize::from(len >= LONG_VALUE + BLOCK);
+                    long += usize::from(len >= LONG_VALUE + DECODE_BLOCK);
                 }
             }
         }

@@ -165,7 +165,7 @@ pub struct Verifier<C, N> {
 /// collected parameters, which stay put through `retain` and `normalize`. The signature is
 /// copied out, since `retain` then wipes it from the parameters.
 #[derive(Default)]
-struct Protocol {
+struct ProtocolSpans {
     consumer_key: Option<Span>,
     token: Option<Span>,
     signature_method: Option<Span>,
@@ -342,7 +342,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         &self,
         request: &Request<'_>,
         params: &Parameters,
-        protocol: &Protocol,
+        protocol: &ProtocolSpans,
         now: Timestamp,
     ) -> Result<(SignatureMethod, Timestamp), VerifyError> {
         // 1. Required parameters.
@@ -453,7 +453,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let mut realm = None;
         if let Some(header) = header {
             for (name, value) in header.parameters() {
-                params.push(Source::Protocol, name.as_bytes(), value);
+                params.push(Source::Header, name.as_bytes(), value);
             }
             realm = header.realm().map(str::to_owned);
         }
@@ -567,22 +567,17 @@ fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
 
 /// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
 /// values are, refusing duplicates.
-fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
+fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, VerifyError> {
     let mut transport: Option<Source> = None;
     for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
         match transport {
             None => transport = Some(p.source),
             Some(t) if t != p.source => {
-                let place = |s: Source| match s {
-                    Source::Protocol => "the Authorization header",
-                    Source::Query => "the query",
-                    Source::Body => "the form body",
-                };
                 return Err(VerifyError::Malformed {
                     detail: format!(
                         "protocol parameters are sent in both {} and {}: send them in one place",
-                        place(t),
-                        place(p.source)
+                        t.place(),
+                        p.source.place()
                     ),
                 });
             }
@@ -593,7 +588,7 @@ fn find_protocol(params: &Parameters) -> Result<Protocol, VerifyError> {
     // Every protocol parameter once, extensions included: a known one twice fills its slot
     // twice; the others (oauth_callback, oauth_verifier, extensions, rare) are sorted to find
     // a repeat. The first repeat in name order is the one reported.
-    let mut protocol = Protocol::default();
+    let mut protocol = ProtocolSpans::default();
     let mut repeated: Option<&[u8]> = None;
     let mut others: Vec<&[u8]> = Vec::new();
     for (p, span) in params.with_value_spans() {

@@ -3,6 +3,7 @@
 use url::Url;
 
 use super::VerifyError;
+use crate::header::is_tchar;
 
 /// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
 /// is what it signed.
@@ -293,11 +294,6 @@ fn read_value(b: &[u8], mut i: usize) -> Result<(String, usize), (usize, &'stati
             }
         }
     }
-}
-
-/// A token character (RFC 9110 §5.6.2).
-fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 #[cfg(test)]
