@@ -5,7 +5,8 @@ use oauth1_signer::{Error, Nonce};
 use serde::{Deserialize, Serialize};
 
 use super::case::{json_object, request_of, signer_of, Case, ObservedField};
-use super::{case_of, each_line, ExplainArgs};
+use super::sign::{case_of, sign_verbose};
+use super::{each_line, ExplainArgs};
 
 /// Explains a case against what the other side produced.
 fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {
@@ -114,7 +115,7 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
     let verbose = args.sign.verbose;
     let (case, body) = case_of(args.sign, false)?;
     if verbose {
-        super::sign_verbose(&case, &body).map_err(|e| e.to_string())?;
+        sign_verbose(&case, &body).map_err(|e| e.to_string())?;
         println!();
     }
     let explanation = explain_case(&case, &body, &observed).map_err(|e| e.to_string())?;
