@@ -1,0 +1,174 @@
+//! The fast paths of percent-encoding: tests over whole blocks of bytes at a time, written so
+//! that the compiler turns them into vector instructions (comparisons folded without stopping
+//! early, over fixed-size arrays), each beside the plain byte-by-byte function it must agree
+//! with. The RFC's rules are in the module above; these only answer the same questions
+//! faster, and the tests at the bottom hold each to its twin at every length past several
+//! blocks, with a byte that stops it at every position.
+
+use super::{in_unreserved_ranges, is_letter, unreserved};
+
+/// Bytes examined and encoded at a time.
+pub(super) const ENCODE_BLOCK: usize = 64;
+
+/// The number of bytes of a block for which `counted` is true; the compiler turns it into
+/// vector instructions when `counted` is made of comparisons.
+#[inline]
+fn count_in_block(block: &[u8; ENCODE_BLOCK], counted: impl Fn(u8) -> bool) -> usize {
+    // At most 64: the count fits the byte lanes.
+    usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(counted(b))))
+}
+
+/// The number of bytes for which `counted` is true, a block at a time, the last bytes padded
+/// to a block with `filler`, for which it must be false.
+#[inline]
+pub(crate) fn count_where(bytes: &[u8], filler: u8, counted: impl Fn(u8) -> bool + Copy) -> usize {
+    let (blocks, rest) = bytes.as_chunks::<ENCODE_BLOCK>();
+    let mut padded = [filler; ENCODE_BLOCK];
+    padded[..rest.len()].copy_from_slice(rest);
+    let whole: usize = blocks.iter().map(|b| count_in_block(b, counted)).sum();
+    whole + count_in_block(&padded, counted)
+}
+
+/// Whether a block has nothing to escape: an OR over the block, cheaper than counting; first
+/// with the two range tests of letters and digits alone (keys, tokens, nonces, words), then,
+/// only if that fails, with the whole set.
+#[inline]
+fn block_is_clean(block: &[u8; ENCODE_BLOCK]) -> bool {
+    all_in(block, is_alphanumeric) || all_in(block, in_unreserved_ranges)
+}
+
+/// Whether every byte of `block` passes `test`, without stopping early, so that it compiles
+/// to vector instructions.
+#[inline]
+pub(super) fn all_in<const N: usize>(block: &[u8; N], test: impl Fn(u8) -> bool) -> bool {
+    block
+        .iter()
+        .fold(0u8, |dirty, &b| dirty | u8::from(!test(b)))
+        == 0
+}
+
+/// `A-Z a-z 0-9`, in two range tests.
+#[inline]
+#[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
+fn is_alphanumeric(byte: u8) -> bool {
+    is_letter(byte) | (byte.wrapping_sub(b'0') < 10)
+}
+
+/// The length of the longest prefix of `bytes` made of whole blocks of unreserved bytes.
+#[inline(never)]
+pub(super) fn clean_blocks(bytes: &[u8]) -> usize {
+    let (blocks, _) = bytes.as_chunks::<ENCODE_BLOCK>();
+    blocks.iter().take_while(|b| block_is_clean(b)).count() * ENCODE_BLOCK
+}
+
+/// Bytes examined at a time by the tests on names, values and header text, which are mostly
+/// short.
+const CHUNK: usize = 16;
+
+/// The length of the leading run of bytes for which `stop` is false, found a chunk at a time
+/// while whole chunks pass (with vector instructions when `stop` is made of comparisons), then
+/// byte by byte.
+#[inline]
+pub(crate) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize {
+    let (chunks, _) = bytes.as_chunks::<CHUNK>();
+    let run = chunks
+        .iter()
+        .take_while(|c| all_in(c, |b| !stop(b)))
+        .count()
+        * CHUNK;
+    run + bytes[run..]
+        .iter()
+        .position(|&b| stop(b))
+        .unwrap_or(bytes.len() - run)
+}
+
+/// Whether every byte of `bytes` is unreserved: a string shorter than a chunk byte by byte, a
+/// longer one a chunk at a time, the last chunk overlapping the one before.
+#[inline]
+pub(crate) fn is_clean(bytes: &[u8]) -> bool {
+    if bytes.len() < CHUNK {
+        return bytes.iter().all(|&b| unreserved(b));
+    }
+    let (chunks, rest) = bytes.as_chunks::<CHUNK>();
+    if !chunks.iter().all(|c| all_in(c, in_unreserved_ranges)) {
+        return false;
+    }
+    rest.is_empty()
+        || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
+}
+
+/// The byte-by-byte twins of the kernels: what each must answer.
+#[cfg(test)]
+pub(super) mod naive {
+    use super::super::is_unreserved;
+
+    /// [`super::count_where`], one byte at a time.
+    pub(in super::super) fn count_where(bytes: &[u8], counted: impl Fn(u8) -> bool) -> usize {
+        bytes.iter().filter(|&&b| counted(b)).count()
+    }
+
+    /// [`super::run_until`], one byte at a time.
+    pub(in super::super) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool) -> usize {
+        bytes.iter().position(|&b| stop(b)).unwrap_or(bytes.len())
+    }
+
+    /// [`super::is_clean`], one byte at a time.
+    pub(in super::super) fn is_clean(bytes: &[u8]) -> bool {
+        bytes.iter().all(|&b| is_unreserved(b))
+    }
+
+    /// [`super::clean_blocks`], one byte at a time.
+    pub(in super::super) fn clean_blocks(bytes: &[u8]) -> usize {
+        let clean = bytes.iter().take_while(|&&b| is_unreserved(b)).count();
+        clean - clean % super::ENCODE_BLOCK
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length up to past four blocks of the widest kernel, with no stopping byte and
+    /// with one of several at every position.
+    fn inputs() -> impl Iterator<Item = Vec<u8>> {
+        (0..=4 * ENCODE_BLOCK + 3).flat_map(|len| {
+            (0..len).map(Some).chain([None]).flat_map(move |dirty_at| {
+                [b'%', b' ', 0xff, b'&', b'/']
+                    .into_iter()
+                    .map(move |dirty| {
+                        let mut bytes: Vec<u8> = (0..len).map(|i| b"aZ09-._~"[i % 8]).collect();
+                        if let Some(at) = dirty_at {
+                            bytes[at] = dirty;
+                        }
+                        bytes
+                    })
+            })
+        })
+    }
+
+    #[test]
+    fn every_kernel_agrees_with_its_byte_by_byte_twin() {
+        let amp = |b: u8| b == b'&';
+        let mut checked = 0;
+        for bytes in inputs() {
+            assert_eq!(is_clean(&bytes), naive::is_clean(&bytes), "{bytes:?}");
+            assert_eq!(
+                run_until(&bytes, amp),
+                naive::run_until(&bytes, amp),
+                "{bytes:?}"
+            );
+            assert_eq!(
+                count_where(&bytes, 0, amp),
+                naive::count_where(&bytes, amp),
+                "{bytes:?}"
+            );
+            assert_eq!(
+                clean_blocks(&bytes),
+                naive::clean_blocks(&bytes),
+                "{bytes:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 5 * 250 * 250 / 2, "{checked}");
+    }
+}
