@@ -1,11 +1,13 @@
 //! The fast paths of percent-encoding: tests over whole blocks of bytes at a time, written so
 //! that the compiler turns them into vector instructions (comparisons folded without stopping
 //! early, over fixed-size arrays), each beside the plain byte-by-byte function it must agree
-//! with. The RFC's rules are in the module above; these only answer the same questions
-//! faster, and the tests at the bottom hold each to its twin at every length past several
-//! blocks, with a byte that stops it at every position.
+//! with; and the block encoder, which writes a whole table entry a byte without branching on
+//! it. The RFC's rules are in the module above; these only answer the same questions faster.
+//! The tests at the bottom hold each scanning kernel to its twin at every length past several
+//! blocks, with a byte that stops it at every position; the encoder's tests hold every
+//! encoder to a byte-by-byte one across block boundaries.
 
-use super::{in_unreserved_ranges, is_letter, unreserved};
+use super::{in_unreserved_ranges, is_letter, unreserved, HEX};
 
 /// Bytes examined and encoded at a time.
 pub(super) const ENCODE_BLOCK: usize = 64;
@@ -95,6 +97,100 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     }
     rest.is_empty()
         || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
+}
+
+/// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
+/// `W - 1` bytes, then the encoding's length in the last byte.
+const fn encodings<const W: usize>() -> [[u8; W]; 256] {
+    let mut table = [[0u8; W]; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)] // i < 256
+        let b = i as u8;
+        let e = &mut table[i];
+        if in_unreserved_ranges(b) {
+            e[0] = b;
+            e[W - 1] = 1;
+        } else if W == 4 {
+            (e[0], e[1], e[2], e[3]) = (b'%', HEX[i >> 4], HEX[i & 0xF], 3);
+        } else {
+            (e[0], e[1], e[2], e[3], e[4]) = (b'%', b'2', b'5', HEX[i >> 4], HEX[i & 0xF]);
+            e[W - 1] = 5;
+        }
+        i += 1;
+    }
+    table
+}
+
+// Statics, not constants: a constant table indexed at run time can be copied onto the stack
+// where it is used. The iterator also hands out escapes from `ONCE` as `&'static str`.
+pub(super) static ONCE: [[u8; 4]; 256] = encodings::<4>();
+pub(super) static TWICE: [[u8; 8]; 256] = encodings::<8>();
+
+/// Room for a block encoded with either table (at most 5 bytes a byte), and a whole table
+/// entry past it.
+pub(super) const BUFFER: usize = 5 * ENCODE_BLOCK + 8;
+
+/// Encodes `block` (at most [`ENCODE_BLOCK`] bytes) with `table` into `buf`, returning the length:
+/// each byte writes its whole table entry and moves on by the encoding's length, without
+/// branching on the byte.
+///
+/// A block that more blocks follow (`LAST` false) holds its index within the buffer with
+/// `min`, which changes nothing (at most 5 bytes a byte) and spares a bounds check a byte; the
+/// last block (a short value's only one) keeps the checked write, which is faster there.
+#[inline]
+fn encode_block<const W: usize, const LAST: bool>(
+    block: &[u8],
+    table: &[[u8; W]; 256],
+    buf: &mut [u8; BUFFER],
+) -> usize {
+    let mut n = 0;
+    for &b in block {
+        let entry = &table[usize::from(b)];
+        if LAST {
+            let Some(slot) = buf.get_mut(n..n + W) else {
+                break; // cannot happen: at most 5 bytes per byte of a block, and W more
+            };
+            slot.copy_from_slice(entry);
+        } else {
+            let at = n.min(5 * ENCODE_BLOCK);
+            buf[at..at + W].copy_from_slice(entry);
+        }
+        n += usize::from(entry[W - 1]);
+    }
+    n
+}
+
+/// Percent-encodes `bytes` with `table` ([`ONCE`] or [`TWICE`]), handing `sink` the encoded
+/// pieces, all ASCII: whole blocks of unreserved bytes as they are, the other blocks through a
+/// stack buffer.
+pub(super) fn encode_pieces<const W: usize, E>(
+    bytes: &[u8],
+    table: &[[u8; W]; 256],
+    buf: &mut [u8; BUFFER],
+    mut sink: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let clean = clean_blocks(rest);
+        if clean > 0 {
+            sink(&rest[..clean])?;
+        }
+        let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(ENCODE_BLOCK));
+        if tail.is_empty() && block.iter().all(|&b| unreserved(b)) {
+            // The short end, or a short name or value, often has nothing to escape.
+            sink(block)?;
+        } else {
+            let n = if tail.is_empty() {
+                encode_block::<W, true>(block, table, buf)
+            } else {
+                encode_block::<W, false>(block, table, buf)
+            };
+            sink(&buf[..n])?;
+        }
+        rest = tail;
+    }
+    Ok(())
 }
 
 /// The byte-by-byte twins of the kernels: what each must answer.

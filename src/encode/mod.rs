@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod kernels;
-use kernels::{all_in, clean_blocks, ENCODE_BLOCK};
+use kernels::{all_in, clean_blocks, encode_pieces, BUFFER, ENCODE_BLOCK, ONCE, TWICE};
 pub(crate) use kernels::{count_where, is_clean, run_until};
 
 /// Uppercase hex digits.
@@ -215,102 +215,6 @@ pub fn encoded_len(bytes: &[u8]) -> usize {
 /// instructions.
 pub(crate) fn escaped_count(bytes: &[u8]) -> usize {
     count_where(bytes, b'a', |b| !in_unreserved_ranges(b))
-}
-
-/// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
-/// `W - 1` bytes, then the encoding's length in the last byte.
-const fn encodings<const W: usize>() -> [[u8; W]; 256] {
-    let mut table = [[0u8; W]; 256];
-    let mut i = 0;
-    while i < 256 {
-        #[allow(clippy::cast_possible_truncation)] // i < 256
-        let b = i as u8;
-        let e = &mut table[i];
-        if in_unreserved_ranges(b) {
-            e[0] = b;
-            e[W - 1] = 1;
-        } else if W == 4 {
-            (e[0], e[1], e[2], e[3]) = (b'%', HEX[i >> 4], HEX[i & 0xF], 3);
-        } else {
-            (e[0], e[1], e[2], e[3], e[4]) = (b'%', b'2', b'5', HEX[i >> 4], HEX[i & 0xF]);
-            e[W - 1] = 5;
-        }
-        i += 1;
-    }
-    table
-}
-
-// Statics, not constants: a constant table indexed at run time can be copied onto the stack
-// where it is used. The iterator also hands out escapes from `ONCE` as `&'static str`.
-static ONCE: [[u8; 4]; 256] = encodings::<4>();
-static TWICE: [[u8; 8]; 256] = encodings::<8>();
-
-/// Room for a block encoded with either table (at most 5 bytes a byte), and a whole table
-/// entry past it.
-const BUFFER: usize = 5 * ENCODE_BLOCK + 8;
-
-/// Encodes `block` (at most [`ENCODE_BLOCK`] bytes) with `table` into `buf`, returning the length:
-/// each byte writes its whole table entry and moves on by the encoding's length, without
-/// branching on the byte.
-///
-/// A block that more blocks follow (`LAST` false) holds its index within the buffer with
-/// `min`, which changes nothing (at most 5 bytes a byte) and spares a bounds check a byte: 8%
-/// fewer instructions and less time on long mixed text. The last block (a short value's only
-/// one) keeps the checked write: unchecked, signing W1 measured about 4% slower, alternating
-/// the two builds.
-#[inline]
-fn encode_block<const W: usize, const LAST: bool>(
-    block: &[u8],
-    table: &[[u8; W]; 256],
-    buf: &mut [u8; BUFFER],
-) -> usize {
-    let mut n = 0;
-    for &b in block {
-        let entry = &table[usize::from(b)];
-        if LAST {
-            let Some(slot) = buf.get_mut(n..n + W) else {
-                break; // cannot happen: at most 5 bytes per byte of a block, and W more
-            };
-            slot.copy_from_slice(entry);
-        } else {
-            let at = n.min(5 * ENCODE_BLOCK);
-            buf[at..at + W].copy_from_slice(entry);
-        }
-        n += usize::from(entry[W - 1]);
-    }
-    n
-}
-
-/// Percent-encodes `bytes` with `table` ([`ONCE`] or [`TWICE`]), handing `sink` the encoded
-/// pieces, all ASCII: whole blocks of unreserved bytes as they are, the other blocks through a
-/// stack buffer.
-fn encode_pieces<const W: usize, E>(
-    bytes: &[u8],
-    table: &[[u8; W]; 256],
-    buf: &mut [u8; BUFFER],
-    mut sink: impl FnMut(&[u8]) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let clean = clean_blocks(rest);
-        if clean > 0 {
-            sink(&rest[..clean])?;
-        }
-        let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(ENCODE_BLOCK));
-        if tail.is_empty() && block.iter().all(|&b| unreserved(b)) {
-            // The short end, or a short name or value, often has nothing to escape.
-            sink(block)?;
-        } else {
-            let n = if tail.is_empty() {
-                encode_block::<W, true>(block, table, buf)
-            } else {
-                encode_block::<W, false>(block, table, buf)
-            };
-            sink(&buf[..n])?;
-        }
-        rest = tail;
-    }
-    Ok(())
 }
 
 /// Percent-encodes `bytes` with `table` onto the end of `out`, through `buf`.
