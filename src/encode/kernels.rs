@@ -3,11 +3,16 @@
 //! early, over fixed-size arrays), each beside the plain byte-by-byte function it must agree
 //! with; and the block encoder, which writes a whole table entry a byte without branching on
 //! it. The RFC's rules are in the module above; these only answer the same questions faster.
+//! The decoders are here too: eight bytes at a time as a word for short runs, and a block of
+//! bytes at a time for long values, every byte decoded as if it began an escape.
+//!
 //! The tests at the bottom hold each scanning kernel to its twin at every length past several
 //! blocks, with a byte that stops it at every position; the encoder's tests hold every
-//! encoder to a byte-by-byte one across block boundaries.
+//! encoder to a byte-by-byte one across block boundaries, and the parameters' tests hold the
+//! decoders to the strict reference decoder at every length across their switch-over, with
+//! escapes and malformed escapes at every position.
 
-use super::{in_unreserved_ranges, is_letter, unreserved, HEX};
+use super::{in_unreserved_ranges, is_letter, unreserved, Decoding, HEX, HEX_VALUE};
 
 /// Bytes examined and encoded at a time.
 pub(super) const ENCODE_BLOCK: usize = 64;
@@ -193,6 +198,198 @@ pub(super) fn encode_pieces<const W: usize, E>(
     Ok(())
 }
 
+/// Decodes `text` from `i` into `out` from `n` until `&`, `=` for a `NAME`, the end, or
+/// `limit`; returns where it stopped in both, or the offset of a malformed escape.
+///
+/// Eight bytes at a time as a word: a word is copied whole, `+` turned into spaces in it, and
+/// the copy moves on to the first byte that stops it (`%`, `&`, `=`), found by arithmetic on
+/// the word, so a run of literals costs a few instructions however it is made up. An escape is
+/// then decoded on its own.
+#[inline]
+pub(crate) fn decode_run<const NAME: bool>(
+    text: &[u8],
+    mut i: usize,
+    limit: usize,
+    out: &mut [u8],
+    mut n: usize,
+    decoding: Decoding,
+) -> Result<(usize, usize), usize> {
+    let escapes = decoding != Decoding::Raw;
+    let plus_is_space = decoding == Decoding::Form;
+    let hex = |j: usize| HEX_VALUE[usize::from(text.get(j).copied().unwrap_or(0))];
+    // Bytes start no further than `limit`; an escape's hex digits may lie past it.
+    let limit = limit.min(text.len());
+    while i < limit {
+        let mut word = [0u8; 8];
+        match text.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(whole) => word = *whole,
+            None => word[..text.len() - i].copy_from_slice(&text[i..]),
+        }
+        let word = u64::from_le_bytes(word);
+        let mut stops = bytes_equal(word, b'&');
+        if NAME {
+            stops |= bytes_equal(word, b'=');
+        }
+        if escapes {
+            stops |= bytes_equal(word, b'%');
+        }
+        // Zero-padded bytes past the end stop nothing; `limit` stops the run there.
+        let run = (stops.trailing_zeros() as usize / 8).min(limit - i);
+        let word = if plus_is_space {
+            // `+` (0x2B) to a space (0x20): 0x0B flipped in each byte that is one.
+            word ^ ((bytes_equal(word, b'+') >> 7) * 0x0B)
+        } else {
+            word
+        };
+        let word = word.to_le_bytes();
+        match out.get_mut(n..n + 8) {
+            Some(slot) => slot.copy_from_slice(&word),
+            None => out[n..n + run].copy_from_slice(&word[..run]),
+        }
+        (i, n) = (i + run, n + run);
+        if run == 8 {
+            continue;
+        }
+        if i >= limit || text[i] != b'%' {
+            break; // `&`, `=` or the limit
+        }
+        // Escapes in a row (the bytes of a character beyond ASCII, say) one after another.
+        while i < limit && text[i] == b'%' {
+            let (hi, lo) = (hex(i + 1), hex(i + 2));
+            if (hi | lo) > 15 {
+                return Err(i);
+            }
+            out[n] = hi << 4 | lo;
+            (i, n) = (i + 3, n + 1);
+        }
+    }
+    Ok((i, n))
+}
+
+/// The high bit of each byte of `word` that equals `byte`, and no other bit: exact, with no
+/// carry from one byte into the next.
+#[inline]
+const fn bytes_equal(word: u64, byte: u8) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = word ^ (byte as u64 * 0x0101_0101_0101_0101);
+    // The high bit of each byte of `x` that is not zero, then flipped.
+    !(((x & LOW7) + LOW7) | x) & !LOW7
+}
+
+/// Input bytes [`decode_long`] decodes at a time.
+pub(crate) const DECODE_BLOCK: usize = 32;
+
+/// A block with the two bytes before it (to tell the hex digits of an escape) and the two
+/// after it (an escape's digits).
+const WINDOW: usize = DECODE_BLOCK + 4;
+
+/// Decodes the rest of a long value (no `&`) into `out`, which is at least as long, returning
+/// the decoded length, or the offset of the first malformed escape.
+///
+/// A block of bytes at a time, in two steps. First each byte is decoded as if it began a `%XX`
+/// or a literal, and marked to keep unless it lies one or two bytes after a `%` (the hex digits
+/// of a well-formed escape are never `%`; a malformed one fails the whole value). That step
+/// works on every byte alike, with arithmetic in place of tables, so the compiler does it for
+/// many bytes per instruction. Then the kept bytes are packed, one add per byte.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+pub(crate) fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
+    let escapes = decoding != Decoding::Raw;
+    let plus_is_space = decoding == Decoding::Form;
+    let (mut n, mut i, mut malformed) = (0, 0, false);
+    while i < text.len() {
+        let len = (text.len() - i).min(DECODE_BLOCK);
+        let (mut decoded, mut keep) = ([0u8; DECODE_BLOCK], [0u8; DECODE_BLOCK]);
+        // Read in place but at the ends, where a copy pads the window with zeros.
+        let copy;
+        let window = (i.checked_sub(2).and_then(|from| text.get(from..)))
+            .and_then(<[u8]>::first_chunk::<WINDOW>);
+        let window = if let Some(window) = window {
+            window
+        } else {
+            copy = padded_window(text, i);
+            &copy
+        };
+        malformed |= decode_block(window, escapes, plus_is_space, &mut decoded, &mut keep);
+        if len < DECODE_BLOCK {
+            keep[len..].fill(0);
+        }
+        // Where each byte goes: the number of bytes kept before it.
+        let mut packed = [0u8; DECODE_BLOCK];
+        let mut k = 0;
+        for j in 0..DECODE_BLOCK {
+            // `k` never passes `j`, so the mask never wraps; it only spares a bounds check.
+            packed[k % DECODE_BLOCK] = decoded[j];
+            k += usize::from(keep[j]);
+        }
+        if let Some(slot) = out.get_mut(n..n + k) {
+            slot.copy_from_slice(&packed[..k]);
+        }
+        n += k;
+        i += DECODE_BLOCK;
+    }
+    if malformed {
+        // The first malformed escape, found again (what was written is dropped).
+        let hex = |j: usize| HEX_VALUE[usize::from(text.get(j).copied().unwrap_or(0))];
+        let bad = |j: usize| text[j] == b'%' && (hex(j + 1) | hex(j + 2)) > 15;
+        return Err((0..text.len()).find(|&j| bad(j)).unwrap_or_default());
+    }
+    Ok(n)
+}
+
+/// The bytes of `text` from `i - 2` to `i + DECODE_BLOCK + 2`, zeros where they fall outside it.
+fn padded_window(text: &[u8], i: usize) -> [u8; WINDOW] {
+    let from = i.saturating_sub(2);
+    let to = (i + DECODE_BLOCK + 2).min(text.len());
+    let at = 2 - (i - from);
+    let mut window = [0u8; WINDOW];
+    window[at..at + (to - from)].copy_from_slice(&text[from..to]);
+    window
+}
+
+/// Writes each byte of the block in `window` decoded as if it began an escape or a literal, and
+/// which of them to keep; returns whether an escape in it is malformed.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+#[inline]
+fn decode_block(
+    window: &[u8; WINDOW],
+    escapes: bool,
+    plus_is_space: bool,
+    decoded: &mut [u8; DECODE_BLOCK],
+    keep: &mut [u8; DECODE_BLOCK],
+) -> bool {
+    let percent = |c: u8| u8::from(escapes & (c == b'%'));
+    // Each byte reads the window at its own offsets: the arithmetic is done again for each
+    // offset rather than kept in arrays, whose wide reads at odd offsets would wait on the
+    // narrow writes that made them.
+    let mut bad = 0u8;
+    for j in 0..DECODE_BLOCK {
+        let b = window[j + 2];
+        let escape = percent(b);
+        let ((hi, hi_ok), (lo, lo_ok)) = (hex_digit(window[j + 3]), hex_digit(window[j + 4]));
+        bad |= escape & !(hi_ok & lo_ok);
+        let literal = if plus_is_space & (b == b'+') { b' ' } else { b };
+        // All ones for an escape: the decoded byte, else the literal.
+        let mask = 0u8.wrapping_sub(escape);
+        decoded[j] = ((hi << 4 | lo) & mask) | (literal & !mask);
+        keep[j] = 1 ^ (percent(window[j + 1]) | percent(window[j]));
+    }
+    bad != 0
+}
+
+/// The value of a hex digit (either case) and 1, or anything and 0 for another byte.
+#[allow(clippy::needless_bitwise_bool)] // no branch per byte
+#[inline]
+fn hex_digit(c: u8) -> (u8, u8) {
+    let digit = c.wrapping_sub(b'0');
+    let letter = (c | 0x20).wrapping_sub(b'a');
+    let value = if digit < 10 {
+        digit
+    } else {
+        letter.wrapping_add(10)
+    };
+    (value, u8::from((digit < 10) | (letter < 6)))
+}
+
 /// The byte-by-byte twins of the kernels: what each must answer.
 #[cfg(test)]
 pub(super) mod naive {
@@ -266,5 +463,37 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 5 * 250 * 250 / 2, "{checked}");
+    }
+
+    #[test]
+    fn bytes_equal_marks_exactly_the_equal_bytes() {
+        // Every byte value at every position, among neighbours that could carry or borrow.
+        for target in [b'&', b'%', b'+', b'='] {
+            for fill in [0x00, 0xFF, 0x80, 0x7F, target, target ^ 1] {
+                for at in 0..8 {
+                    for b in 0..=255u8 {
+                        let mut word = [fill; 8];
+                        word[at] = b;
+                        let want = word.iter().enumerate().fold(0u64, |m, (k, &x)| {
+                            m | (u64::from(x == target) << (8 * k + 7))
+                        });
+                        let got = bytes_equal(u64::from_le_bytes(word), target);
+                        assert_eq!(got, want, "{word:?} {target}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hex_digits_by_arithmetic_agree_with_the_table() {
+        for c in 0..=255u8 {
+            let (value, digit) = hex_digit(c);
+            let want = super::super::HEX_VALUE[usize::from(c)];
+            assert_eq!(digit == 1, want <= 15, "{c:#04x}");
+            if want <= 15 {
+                assert_eq!(value, want, "{c:#04x}");
+            }
+        }
     }
 }

@@ -28,6 +28,7 @@ use std::fmt;
 mod kernels;
 use kernels::{all_in, clean_blocks, encode_pieces, BUFFER, ENCODE_BLOCK, ONCE, TWICE};
 pub(crate) use kernels::{count_where, is_clean, run_until};
+pub(crate) use kernels::{decode_long, decode_run, DECODE_BLOCK};
 
 /// Uppercase hex digits.
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -161,6 +162,17 @@ impl CheckedText {
             Value::Unchecked(self.text.as_bytes())
         }
     }
+}
+
+/// How the names and values of a query or form body are decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decoding {
+    /// `%XX` decoded, `+` a space (§3.4.1.3.1): the reference.
+    Form,
+    /// `%XX` decoded, `+` kept as a plus.
+    KeepPlus,
+    /// Nothing decoded: the bytes as on the wire.
+    Raw,
 }
 
 /// The `%XX` escape of a byte that is not unreserved.
