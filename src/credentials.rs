@@ -2,6 +2,7 @@
 //! nonce and timestamp of each request, and the options of the protocol parameters.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -10,86 +11,91 @@ use rand::TryRng;
 use crate::encode::{CheckedText, Value};
 use crate::{Error, Secret};
 
-/// The client credentials (§1.1): `oauth_consumer_key` and the consumer secret.
-#[derive(Clone)]
-pub struct Consumer {
+/// A pair of credentials (§1.1): an identifier sent in the clear, and the shared secret that
+/// goes with it. Its two kinds, [`Consumer`] (the client credentials) and [`Token`] (temporary
+/// or token credentials), are one shape kept apart by type.
+pub struct Credentials<K: Kind> {
     key: CheckedText,
     secret: Secret,
+    kind: PhantomData<fn() -> K>,
 }
 
-impl Consumer {
-    /// Client credentials. The secret may be empty (RSA methods do not use it).
+/// The client credentials (§1.1): `oauth_consumer_key` and the consumer secret. The secret may
+/// be empty (the RSA methods do not use it).
+pub type Consumer = Credentials<ClientKind>;
+
+/// Temporary or token credentials (§1.1): `oauth_token` and the token secret.
+pub type Token = Credentials<TokenKind>;
+
+/// The kind of [`Credentials`]: [`ClientKind`] or [`TokenKind`].
+pub trait Kind: sealed::Sealed {
+    /// The name `Debug` shows: `Consumer` or `Token`.
+    const NAME: &'static str;
+}
+
+/// The kind of the client credentials, [`Consumer`].
+#[derive(Debug)]
+pub enum ClientKind {}
+
+/// The kind of temporary and token credentials, [`Token`].
+#[derive(Debug)]
+pub enum TokenKind {}
+
+impl Kind for ClientKind {
+    const NAME: &'static str = "Consumer";
+}
+
+impl Kind for TokenKind {
+    const NAME: &'static str = "Token";
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::ClientKind {}
+    impl Sealed for super::TokenKind {}
+}
+
+impl<K: Kind> Credentials<K> {
+    /// An identifier and its secret.
     pub fn new(key: impl Into<String>, secret: impl Into<Secret>) -> Self {
-        Consumer {
+        Credentials {
             key: CheckedText::new(key.into()),
             secret: secret.into(),
+            kind: PhantomData,
         }
     }
 
-    /// The consumer key, sent as `oauth_consumer_key`.
+    /// The identifier, sent as `oauth_consumer_key` or `oauth_token`.
     #[must_use]
     pub fn key(&self) -> &str {
         self.key.as_str()
     }
 
-    /// The consumer key as a protocol value, checked for bytes to escape when made.
+    /// The identifier as a protocol value, checked for bytes to escape when made.
     pub(crate) fn key_value(&self) -> Value<'_> {
         self.key.value()
     }
 
-    /// The consumer secret.
+    /// The secret.
     #[must_use]
     pub fn secret(&self) -> &Secret {
         &self.secret
     }
 }
 
-impl fmt::Debug for Consumer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Consumer")
-            .field("key", &self.key.as_str())
-            .field("secret", &self.secret)
-            .finish()
-    }
-}
-
-/// Token credentials or temporary credentials (§1.1): `oauth_token` and the token secret.
-#[derive(Clone)]
-pub struct Token {
-    key: CheckedText,
-    secret: Secret,
-}
-
-impl Token {
-    /// A token and its secret.
-    pub fn new(key: impl Into<String>, secret: impl Into<Secret>) -> Self {
-        Token {
-            key: CheckedText::new(key.into()),
-            secret: secret.into(),
+impl<K: Kind> Clone for Credentials<K> {
+    fn clone(&self) -> Self {
+        Credentials {
+            key: self.key.clone(),
+            secret: self.secret.clone(),
+            kind: PhantomData,
         }
     }
-
-    /// The token, sent as `oauth_token`.
-    #[must_use]
-    pub fn key(&self) -> &str {
-        self.key.as_str()
-    }
-
-    /// The token as a protocol value, checked for bytes to escape when made.
-    pub(crate) fn key_value(&self) -> Value<'_> {
-        self.key.value()
-    }
-
-    /// The token secret.
-    #[must_use]
-    pub fn secret(&self) -> &Secret {
-        &self.secret
-    }
 }
 
-impl fmt::Debug for Token {
+impl<K: Kind> fmt::Debug for Credentials<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Token")
+        f.debug_struct(K::NAME)
             .field("key", &self.key.as_str())
             .field("secret", &self.secret)
             .finish()
