@@ -77,6 +77,9 @@
 //! signature (which is the key).
 
 pub mod base_string;
+#[cfg(feature = "cases")]
+#[doc(hidden)]
+pub mod cases;
 pub mod credentials;
 pub mod encode;
 mod error;

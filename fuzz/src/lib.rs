@@ -10,9 +10,7 @@ use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Reason,
 use oauth1_signer::{Consumer, Nonce, Request, SignatureMethod, Signer, Timestamp, Token};
 
 /// The command line's own code for a `sign --jsonl` line.
-#[path = "../../src/bin/oauth1/case.rs"]
-#[allow(dead_code)]
-mod case;
+use oauth1_signer::cases as case;
 
 const CONSUMER: &str = "fuzz-consumer";
 const CONSUMER_SECRET: &str = "consumer-secret-7f3a9c";

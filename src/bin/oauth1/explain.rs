@@ -4,9 +4,9 @@ use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed,
 use oauth1_signer::{Error, Nonce};
 use serde::{Deserialize, Serialize};
 
-use super::case::{json_object, request_of, signer_of, Case, ObservedField};
 use super::sign::{case_of, sign_verbose};
 use super::{each_line, ExplainArgs};
+use oauth1_signer::cases::{json_object, request_of, signer_of, Case, ObservedField};
 
 /// Explains a case against what the other side produced.
 fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {

@@ -241,7 +241,6 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }
 
-mod case;
 mod explain;
 mod sign;
 mod verify;

@@ -3,8 +3,8 @@
 
 use oauth1_signer::{Error, Nonce, SignatureMethod, Signer, Timestamp};
 
-use super::case::{answer, request_of, sign_case, signer_of, Case, VersionField};
 use super::{each_line, read_text, SignArgs, NO_CONSUMER_SECRET};
+use oauth1_signer::cases::{answer, request_of, sign_case, signer_of, Case, VersionField};
 
 pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
@@ -41,7 +41,7 @@ pub(crate) fn case_of(args: SignArgs, fresh: bool) -> Result<(Case, Vec<u8>), St
         }
     };
     let case = Case {
-        _name: String::new(),
+        name: String::new(),
         method: args.request.method,
         url: args.request.url.unwrap_or_default(),
         body: None,
@@ -67,8 +67,8 @@ pub(crate) fn case_of(args: SignArgs, fresh: bool) -> Result<(Case, Vec<u8>), St
         realm: args.realm,
         body_hash: args.body_hash,
         observed: None,
-        _source: None,
-        _expected: None,
+        source: None,
+        expected: None,
     };
     Ok((case, body))
 }

@@ -127,7 +127,7 @@ fn check(
 }
 
 fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
-    let value = match super::case::json_object(line) {
+    let value = match oauth1_signer::cases::json_object(line) {
         Ok(value) => value,
         Err(message) => return error_line(None, message),
     };

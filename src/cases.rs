@@ -1,8 +1,9 @@
-//! The request-case format (`request-cases.md`) and the answer to one `oauth1 sign --jsonl`
-//! line. This file uses nothing of the command line but the library, serde and serde_json, so
-//! the fuzz targets (`fuzz/`) include it and drive exactly what the command line runs.
+//! The request-case format (`docs/request-cases.md`), defined once, and the answer to one
+//! `oauth1 sign --jsonl` line: what the command line runs and the fuzz targets drive. Hidden
+//! from the documentation and behind the `cases` feature: it is the tools' format, not the
+//! library's API.
 
-use oauth1_signer::{
+use crate::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signer, Token, Version,
 };
 use serde::{Deserialize, Serialize};
@@ -10,52 +11,51 @@ use serde::{Deserialize, Serialize};
 /// A request case (`request-cases.md`), from a JSON line or from the flags.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Case {
+pub struct Case {
     // Required by the format; the result line takes the name from the raw JSON, so that a
     // line that is not a valid case is still answered with its name.
-    #[serde(rename = "name")]
-    pub(crate) _name: String,
-    pub(crate) method: String,
-    pub(crate) url: String,
+    pub name: String,
+    pub method: String,
+    pub url: String,
     #[serde(default)]
-    pub(crate) body: Option<String>,
+    pub body: Option<String>,
     #[serde(default)]
-    pub(crate) content_type: Option<String>,
-    pub(crate) consumer_key: String,
-    pub(crate) consumer_secret: String,
+    pub content_type: Option<String>,
+    pub consumer_key: String,
+    pub consumer_secret: String,
     #[serde(default)]
-    pub(crate) token: Option<String>,
+    pub token: Option<String>,
     #[serde(default)]
-    pub(crate) token_secret: Option<String>,
+    pub token_secret: Option<String>,
     #[serde(default)]
-    pub(crate) signature_method: Option<String>,
+    pub signature_method: Option<String>,
     #[serde(default)]
-    pub(crate) private_key_pem: Option<String>,
-    pub(crate) nonce: String,
-    pub(crate) timestamp: String,
+    pub private_key_pem: Option<String>,
+    pub nonce: String,
+    pub timestamp: String,
     #[serde(default)]
-    pub(crate) version: VersionField,
+    pub version: VersionField,
     #[serde(default)]
-    pub(crate) callback: Option<String>,
+    pub callback: Option<String>,
     #[serde(default)]
-    pub(crate) verifier: Option<String>,
+    pub verifier: Option<String>,
     #[serde(default)]
-    pub(crate) realm: Option<String>,
+    pub realm: Option<String>,
     #[serde(default)]
-    pub(crate) body_hash: bool,
+    pub body_hash: bool,
     /// Explain lines: what the other side produced.
     #[serde(default)]
-    pub(crate) observed: Option<ObservedField>,
+    pub observed: Option<ObservedField>,
     // Carried by fixtures; not used to sign.
-    #[serde(default, rename = "source")]
-    pub(crate) _source: Option<serde::de::IgnoredAny>,
-    #[serde(default, rename = "expected")]
-    pub(crate) _expected: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    pub source: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    pub expected: Option<serde::de::IgnoredAny>,
 }
 
 /// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
 #[derive(Default)]
-pub(crate) enum VersionField {
+pub enum VersionField {
     #[default]
     Absent,
     Null,
@@ -69,14 +69,14 @@ impl<'de> Deserialize<'de> for VersionField {
 }
 
 #[derive(Serialize)]
-pub(crate) struct Outcome {
-    pub(crate) base_string: String,
-    pub(crate) signature: String,
-    pub(crate) authorization: String,
+pub struct Outcome {
+    pub base_string: String,
+    pub signature: String,
+    pub authorization: String,
 }
 
 /// Signs a case with the library's public API.
-pub(crate) fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
+pub fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
     let done = signer_of(case)?.sign(
         &request_of(case, body)?,
         &Nonce::new(case.nonce.as_str())?,
@@ -90,7 +90,7 @@ pub(crate) fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
 }
 
 /// The signer a case describes.
-pub(crate) fn signer_of(case: &Case) -> Result<Signer, Error> {
+pub fn signer_of(case: &Case) -> Result<Signer, Error> {
     let method: SignatureMethod = case
         .signature_method
         .as_deref()
@@ -121,7 +121,7 @@ pub(crate) fn signer_of(case: &Case) -> Result<Signer, Error> {
         // names the missing feature.
         #[cfg(feature = "rsa")]
         {
-            signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem)?);
+            signer = signer.with_private_key(crate::PrivateKey::from_pem(pem)?);
         }
         #[cfg(not(feature = "rsa"))]
         let _ = pem;
@@ -130,7 +130,7 @@ pub(crate) fn signer_of(case: &Case) -> Result<Signer, Error> {
 }
 
 /// The request a case describes, with `body`.
-pub(crate) fn request_of<'a>(case: &'a Case, body: &'a [u8]) -> Result<Request<'a>, Error> {
+pub fn request_of<'a>(case: &'a Case, body: &'a [u8]) -> Result<Request<'a>, Error> {
     let mut request = Request::new(&case.method, &case.url)?
         .with_body(case.content_type.as_deref().unwrap_or(""), body);
     if let Some(callback) = &case.callback {
@@ -153,7 +153,7 @@ struct ResultLine<'a> {
 
 /// Reads one line of a JSON Lines stream, which must be a JSON object; the error is the
 /// message to answer the line with.
-pub(crate) fn json_object(line: &str) -> Result<serde_json::Value, String> {
+pub fn json_object(line: &str) -> Result<serde_json::Value, String> {
     let value: serde_json::Value =
         serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
     if value.is_object() {
@@ -164,7 +164,7 @@ pub(crate) fn json_object(line: &str) -> Result<serde_json::Value, String> {
 }
 
 /// Answers one JSON line: its result, or an error that names what to fix.
-pub(crate) fn answer(line: &str) -> String {
+pub fn answer(line: &str) -> String {
     let value = match json_object(line) {
         Ok(value) => value,
         Err(message) => return error_line(None, &message),
@@ -201,9 +201,9 @@ fn to_json(line: &ResultLine<'_>) -> String {
 /// The `observed` object of an explain line.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ObservedField {
+pub struct ObservedField {
     #[serde(default)]
-    pub(crate) signature: Option<String>,
+    pub signature: Option<String>,
     #[serde(default)]
-    pub(crate) base_string: Option<String>,
+    pub base_string: Option<String>,
 }
