@@ -219,9 +219,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
-        let now = Timestamp::now().map_err(|e| VerifyError::Clock {
-            detail: e.to_string(),
-        })?;
+        let now = clock()?;
         self.verify_at(request, authorization, now)
     }
 
@@ -238,13 +236,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(), VerifyError> {
-        let now = Timestamp::now().map_err(|e| VerifyError::Clock {
-            detail: e.to_string(),
-        })?;
-        let (mut params, _) = self.collect(request, authorization)?;
-        let protocol = find_protocol(&params);
-        params.retain(|p| p.name != b"oauth_signature");
-        self.check_protocol(request, &params, &protocol?, now)?;
+        let now = clock()?;
+        let (params, _, protocol) = self.read(request, authorization)?;
+        self.check_protocol(request, &params, &protocol, now)?;
         Ok(())
     }
 
@@ -259,13 +253,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         authorization: Option<&str>,
         now: Timestamp,
     ) -> Result<Verified, VerifyError> {
-        let (mut params, realm) = self.collect(request, authorization)?;
-        let protocol = find_protocol(&params);
-        // A PLAINTEXT signature is the key: wiped now, whichever check fails next. The
-        // protocol keeps its own copy, wiped when it is dropped.
-        params.retain(|p| p.name != b"oauth_signature");
-        let protocol = protocol?;
-
+        let (params, realm, protocol) = self.read(request, authorization)?;
         let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
         let window = self.policy.timestamp_window;
 
@@ -335,6 +323,21 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             realm,
             params,
         })
+    }
+
+    /// The collected parameters (the realm aside) and where the protocol parameters lie in
+    /// them, each once, in one transport; `oauth_signature` is taken out and wiped before
+    /// anything else is checked (a PLAINTEXT signature is the key; the protocol spans keep
+    /// their own copy, wiped when dropped).
+    fn read(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(Parameters, Option<String>, ProtocolSpans), VerifyError> {
+        let (mut params, realm) = self.collect(request, authorization)?;
+        let protocol = find_protocol(&params);
+        params.retain(|p| p.name != b"oauth_signature");
+        Ok((params, realm, protocol?))
     }
 
     /// Checks 1 to 4: required parameters, version, signature method, timestamp.
@@ -555,6 +558,13 @@ vJC/vHdqlQSELzssoi0KUzfsq3vWaI0wT9QBIVXZUyz0426UfOT1M6Fx0pCYu6z/
 GwIDAQAB
 -----END PUBLIC KEY-----
 ";
+
+/// The system clock's time.
+fn clock() -> Result<Timestamp, VerifyError> {
+    Timestamp::now().map_err(|e| VerifyError::Clock {
+        detail: e.to_string(),
+    })
+}
 
 /// When a nonce may be forgotten: see [`NonceStore`].
 fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
