@@ -1,14 +1,18 @@
-//! The request-case format (`docs/request-cases.md`), defined once, and the answer to one
-//! `oauth1 sign --jsonl` line: what the command line runs and the fuzz targets drive. Hidden
-//! from the documentation and behind the `cases` feature: it is the tools' format, not the
-//! library's API.
+//! The request-case format (`docs/request-cases.md`), defined once: request cases, verify
+//! lines and what the fixtures expect of them, and the answer to one `oauth1 sign --jsonl`
+//! line. The command line, the tests, the benchmarks and the fuzz targets all read it from
+//! here. Hidden from the documentation and behind the `cases` feature: it is the tools'
+//! format, not the library's API.
 
+use crate::verify::{ConsumerCredential, CredentialStore, StoreError};
 use crate::{
-    BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signer, Token, Version,
+    BodyHash, Consumer, Error, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Token,
+    Version,
 };
 use serde::{Deserialize, Serialize};
 
-/// A request case (`request-cases.md`), from a JSON line or from the flags.
+/// A request case (`request-cases.md`): a fixture's case, a `sign --jsonl` line, or an
+/// explain line (with `observed`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
@@ -46,11 +50,49 @@ pub struct Case {
     /// Explain lines: what the other side produced.
     #[serde(default)]
     pub observed: Option<ObservedField>,
-    // Carried by fixtures; not used to sign.
+    /// Where the expected values come from; not used to sign.
     #[serde(default)]
-    pub source: Option<serde::de::IgnoredAny>,
+    pub source: Option<String>,
+    /// What the fixtures expect, kept as JSON: the tools answer a line whatever it expects,
+    /// and the tests read it with [`Case::expected`].
     #[serde(default)]
-    pub expected: Option<serde::de::IgnoredAny>,
+    pub expected: Option<serde_json::Value>,
+}
+
+impl Case {
+    /// The case's `expected`, every field known (a misspelt one is an error); empty when
+    /// absent.
+    pub fn expected(&self) -> Result<Expected, serde_json::Error> {
+        self.expected
+            .as_ref()
+            .map_or(Ok(Expected::default()), Expected::deserialize)
+    }
+}
+
+/// What a case expects (`request-cases.md`, `expected`), with this project's extensions.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    #[serde(default)]
+    pub base_string: Option<String>,
+    #[serde(default)]
+    pub signature: Option<String>,
+    #[serde(default)]
+    pub authorization: Option<String>,
+    #[serde(default)]
+    pub error: bool,
+    /// The exact message of an expected error.
+    #[serde(default)]
+    pub error_message: Option<String>,
+    /// Explain lines: `match`, `explained` or `unexplained`.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// Explain lines: the cause ids.
+    #[serde(default)]
+    pub causes: Vec<String>,
+    /// Explain lines: the RFC 5849 base string of the request.
+    #[serde(default)]
+    pub reference_base_string: Option<String>,
 }
 
 /// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
@@ -206,4 +248,128 @@ pub struct ObservedField {
     pub signature: Option<String>,
     #[serde(default)]
     pub base_string: Option<String>,
+}
+
+/// A verify line (`request-cases.md`): the request as the server received it, and what the
+/// server holds.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyLine {
+    pub name: String,
+    pub method: String,
+    pub url: String,
+    #[serde(default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub content_type: Option<String>,
+    #[serde(default)]
+    pub authorization: Option<String>,
+    #[serde(default)]
+    pub consumer_secret: Option<String>,
+    #[serde(default)]
+    pub token_secret: Option<String>,
+    /// This project's extension: the consumer's RSA public key, for the RSA methods.
+    #[serde(default)]
+    pub public_key_pem: Option<String>,
+    pub now: u64,
+    #[serde(default)]
+    pub timestamp_window: Option<u64>,
+    /// Where the expected verdict comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What the fixtures expect, kept as JSON (see [`VerifyLine::expected`]).
+    #[serde(default)]
+    pub expected: Option<serde_json::Value>,
+}
+
+impl VerifyLine {
+    /// The line's `expected`, every field known; empty when absent.
+    pub fn expected(&self) -> Result<VerifyExpected, serde_json::Error> {
+        self.expected
+            .as_ref()
+            .map_or(Ok(VerifyExpected::default()), VerifyExpected::deserialize)
+    }
+
+    /// What the server holds for this line.
+    pub fn held(&self) -> Result<Held, String> {
+        Held::new(
+            self.consumer_secret.as_deref(),
+            self.token_secret.as_deref(),
+            self.public_key_pem.as_deref(),
+        )
+    }
+
+    /// The received request, with `body`.
+    pub fn request<'a>(&'a self, body: &'a [u8]) -> Result<Request<'a>, Error> {
+        Ok(Request::new(&self.method, &self.url)?
+            .with_body(self.content_type.as_deref().unwrap_or(""), body))
+    }
+}
+
+/// What a verify line expects: a verdict, or an error for a line the server cannot take.
+#[derive(Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyExpected {
+    #[serde(default)]
+    pub valid: Option<bool>,
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// A line the server cannot take (a public key under 2048 bits), and the message.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// What the server holds, and only that, for whatever consumer key and token a request
+/// presents: the consumer has the given shared secret and public key (either may be absent),
+/// and a token exists only if a token secret is given.
+pub struct Held {
+    consumer: Option<ConsumerCredential>,
+    token_secret: Option<Secret>,
+}
+
+impl Held {
+    /// The credentials of a verify line or of `oauth1 verify`'s flags.
+    pub fn new(
+        consumer_secret: Option<&str>,
+        token_secret: Option<&str>,
+        public_key_pem: Option<&str>,
+    ) -> Result<Held, String> {
+        let mut consumer = consumer_secret.map(ConsumerCredential::from_secret);
+        if let Some(pem) = public_key_pem {
+            #[cfg(feature = "rsa")]
+            {
+                let key = crate::PublicKey::from_pem(pem).map_err(|e| e.to_string())?;
+                consumer = Some(
+                    match consumer {
+                        Some(consumer) => consumer.with_public_key(key),
+                        None => ConsumerCredential::from_public_key(key),
+                    }
+                    .map_err(|e| e.to_string())?,
+                );
+            }
+            #[cfg(not(feature = "rsa"))]
+            {
+                let _ = (pem, &mut consumer);
+                return Err(NO_RSA.to_owned());
+            }
+        }
+        Ok(Held {
+            consumer,
+            token_secret: token_secret.map(Secret::from),
+        })
+    }
+}
+
+/// The answer to a public key without the `rsa` feature.
+pub const NO_RSA: &str =
+    "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa";
+
+impl CredentialStore for Held {
+    fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        Ok(self.consumer.clone())
+    }
+
+    fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
+        Ok(self.token_secret.clone())
+    }
 }

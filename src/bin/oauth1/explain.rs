@@ -4,15 +4,35 @@ use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed,
 use oauth1_signer::{Error, Nonce};
 use serde::{Deserialize, Serialize};
 
-use super::sign::{case_of, sign_verbose};
+use super::sign::{sign_verbose, FromFlags};
 use super::{each_line, ExplainArgs};
 use oauth1_signer::cases::{json_object, request_of, signer_of, Case, ObservedField};
+use oauth1_signer::{Request, Signer, Timestamp};
 
 /// Explains a case against what the other side produced.
 fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {
     let signer = signer_of(case)?;
     let request = request_of(case, body)?;
     let nonce = Nonce::new(case.nonce.as_str())?;
+    explain(
+        &signer,
+        &request,
+        &nonce,
+        case.timestamp.parse()?,
+        &case.url,
+        observed,
+    )
+}
+
+/// Explains a request against what the other side produced; `url` as the user wrote it.
+fn explain(
+    signer: &Signer,
+    request: &Request<'_>,
+    nonce: &Nonce,
+    timestamp: Timestamp,
+    url: &str,
+    observed: &ObservedField,
+) -> Result<Explanation, Error> {
     let mut given = Observed::default();
     if let Some(signature) = &observed.signature {
         given = given.with_signature(signature);
@@ -20,8 +40,8 @@ fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Ex
     if let Some(base_string) = &observed.base_string {
         given = given.with_base_string(base_string);
     }
-    Explainer::new(&signer, &request, &nonce, case.timestamp.parse()?)
-        .with_url_as_written(&case.url)
+    Explainer::new(signer, request, nonce, timestamp)
+        .with_url_as_written(url)
         .explain(&given)
 }
 
@@ -113,12 +133,21 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
         base_string: echoed,
     };
     let verbose = args.sign.verbose;
-    let (case, body) = case_of(args.sign, false)?;
+    let flags = FromFlags::new(args.sign, false)?;
     if verbose {
-        sign_verbose(&case, &body).map_err(|e| e.to_string())?;
+        sign_verbose(&flags).map_err(|e| e.to_string())?;
         println!();
     }
-    let explanation = explain_case(&case, &body, &observed).map_err(|e| e.to_string())?;
+    let request = flags.request().map_err(|e| e.to_string())?;
+    let explanation = explain(
+        &flags.signer,
+        &request,
+        &flags.nonce,
+        flags.timestamp,
+        flags.url(),
+        &observed,
+    )
+    .map_err(|e| e.to_string())?;
 
     println!("verdict:    {}", explanation.verdict());
     if explanation.verdict() == Verdict::Explained {

@@ -1,88 +1,142 @@
 //! `oauth1 sign`: a request from the flags, signed, every stage shown on request; and
 //! `oauth1 sign --jsonl`, request cases in, results out.
 
-use oauth1_signer::{Error, Nonce, SignatureMethod, Signer, Timestamp};
+use oauth1_signer::cases::answer;
+use oauth1_signer::{
+    BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signed, Signer, Timestamp,
+    Token, Version,
+};
 
 use super::{each_line, read_text, SignArgs, NO_CONSUMER_SECRET};
-use oauth1_signer::cases::{answer, request_of, sign_case, signer_of, Case, VersionField};
 
 pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
 }
 
-/// The case the flags describe, and the body; a random nonce and the clock's time unless
-/// given, when `fresh` allows it.
-pub(crate) fn case_of(args: SignArgs, fresh: bool) -> Result<(Case, Vec<u8>), String> {
-    let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
-    let rsa = args.signature_method.starts_with("RSA-");
-    let consumer_secret = match (args.consumer_secret, rsa) {
-        (Some(secret), _) => secret,
-        (None, true) => String::new(),
-        (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
-    };
-    let body = args.request.read_body()?;
-    let nonce = match (args.nonce, fresh) {
-        (Some(nonce), _) => nonce,
-        (None, true) => Nonce::generate()
-            .map_err(|e| e.to_string())?
-            .as_str()
-            .to_owned(),
-        (None, false) => {
-            return Err("--nonce is needed: the oauth_nonce the other side signed".to_owned())
+/// A request the flags describe, with everything to sign it: the signer, the request's parts,
+/// the nonce and the timestamp.
+pub(crate) struct FromFlags {
+    pub(crate) signer: Signer,
+    method: String,
+    url: String,
+    content_type: Option<String>,
+    body: Vec<u8>,
+    callback: Option<String>,
+    verifier: Option<String>,
+    pub(crate) nonce: Nonce,
+    pub(crate) timestamp: Timestamp,
+}
+
+impl FromFlags {
+    /// Reads the flags; a random nonce and the clock's time unless given, when `fresh` allows
+    /// it.
+    pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
+        let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
+        let rsa = args.signature_method.starts_with("RSA-");
+        let consumer_secret = match (args.consumer_secret, rsa) {
+            (Some(secret), _) => secret,
+            (None, true) => String::new(),
+            (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
+        };
+        let body = args.request.read_body()?;
+        if !fresh && args.nonce.is_none() {
+            return Err("--nonce is needed: the oauth_nonce the other side signed".to_owned());
         }
-    };
-    let timestamp = match (args.timestamp, fresh) {
-        (Some(timestamp), _) => timestamp,
-        (None, true) => Timestamp::now().map_err(|e| e.to_string())?.to_string(),
-        (None, false) => {
+        if !fresh && args.timestamp.is_none() {
             return Err(
                 "--timestamp is needed: the oauth_timestamp the other side signed".to_owned(),
-            )
+            );
         }
-    };
-    let case = Case {
-        name: String::new(),
-        method: args.request.method,
-        url: args.request.url.unwrap_or_default(),
-        body: None,
-        content_type: args.request.content_type,
-        consumer_key: args.consumer_key.unwrap_or_default(),
-        consumer_secret,
-        token_secret: args
-            .token
-            .as_ref()
-            .map(|_| args.token_secret.unwrap_or_default()),
-        token: args.token,
-        signature_method: Some(args.signature_method),
-        private_key_pem,
-        nonce,
-        timestamp,
-        version: if args.no_version {
-            VersionField::Null
-        } else {
-            VersionField::Absent
-        },
-        callback: args.callback,
-        verifier: args.verifier,
-        realm: args.realm,
-        body_hash: args.body_hash,
-        observed: None,
-        source: None,
-        expected: None,
-    };
-    Ok((case, body))
+        let text = |e: Error| e.to_string();
+
+        let method: SignatureMethod = args.signature_method.parse().map_err(text)?;
+        let consumer_key = args.consumer_key.unwrap_or_default();
+        let mut signer =
+            Signer::new(Consumer::new(consumer_key, consumer_secret)).with_method(method);
+        if let Some(token) = args.token {
+            let secret = args.token_secret.unwrap_or_default();
+            signer = signer.with_token(Token::new(token, secret));
+        }
+        if let Some(realm) = args.realm {
+            signer = signer.with_realm(Realm::new(realm).map_err(text)?);
+        }
+        if args.no_version {
+            signer = signer.with_version(Version::Omit);
+        }
+        if args.body_hash {
+            signer = signer.with_body_hash(BodyHash::Send);
+        }
+        if let Some(pem) = private_key_pem {
+            // Without the `rsa` feature, signing with an RSA method fails with the error that
+            // names the missing feature.
+            #[cfg(feature = "rsa")]
+            {
+                signer = signer
+                    .with_private_key(oauth1_signer::PrivateKey::from_pem(&pem).map_err(text)?);
+            }
+            #[cfg(not(feature = "rsa"))]
+            let _ = pem;
+        }
+        let url = args.request.url.unwrap_or_default();
+        // The URL is checked before the nonce and the timestamp, as signing checks them.
+        Request::new(&args.request.method, &url).map_err(text)?;
+        let nonce = match args.nonce {
+            Some(nonce) => Nonce::new(nonce),
+            None => Nonce::generate(),
+        }
+        .map_err(text)?;
+        let timestamp = match args.timestamp {
+            Some(timestamp) => timestamp.parse().map_err(text)?,
+            None => Timestamp::now().map_err(text)?,
+        };
+        Ok(FromFlags {
+            signer,
+            method: args.request.method,
+            url,
+            content_type: args.request.content_type,
+            body,
+            callback: args.callback,
+            verifier: args.verifier,
+            nonce,
+            timestamp,
+        })
+    }
+
+    /// The request, as the flags give it.
+    pub(crate) fn request(&self) -> Result<Request<'_>, Error> {
+        let mut request = Request::new(&self.method, &self.url)?
+            .with_body(self.content_type.as_deref().unwrap_or(""), &self.body);
+        if let Some(callback) = &self.callback {
+            request = request.with_callback(callback);
+        }
+        if let Some(verifier) = &self.verifier {
+            request = request.with_verifier(verifier);
+        }
+        Ok(request)
+    }
+
+    /// The URL as written on the command line.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn sign(&self) -> Result<Signed, Error> {
+        self.signer
+            .sign(&self.request()?, &self.nonce, self.timestamp)
+    }
 }
 
 pub(crate) fn one(args: SignArgs) -> Result<(), String> {
     let verbose = args.verbose;
-    let (case, body) = case_of(args, true)?;
+    let flags = FromFlags::new(args, true)?;
     if verbose {
-        return sign_verbose(&case, &body).map_err(|e| e.to_string());
+        return sign_verbose(&flags).map_err(|e| e.to_string());
     }
-    let outcome = sign_case(&case, &body).map_err(|e| e.to_string())?;
-    let plaintext = case.signature_method.as_deref() == Some(SignatureMethod::Plaintext.as_str());
-    let (signature, authorization) = shown(plaintext, &outcome.signature, &outcome.authorization);
-    println!("base string:   {}", outcome.base_string);
+    let done = flags.sign().map_err(|e| e.to_string())?;
+    let plaintext = flags.signer.method() == SignatureMethod::Plaintext;
+    let (signature, authorization) =
+        shown(plaintext, done.signature().as_str(), &done.authorization());
+    println!("base string:   {}", done.base_string());
     println!("signature:     {signature}");
     println!("authorization: {authorization}");
     Ok(())
@@ -106,17 +160,13 @@ fn shown(plaintext: bool, signature: &str, authorization: &str) -> (String, Stri
 }
 
 /// `oauth1 sign --verbose`: every stage, with the key's shape instead of the secrets.
-pub(crate) fn sign_verbose(case: &Case, body: &[u8]) -> Result<(), Error> {
+pub(crate) fn sign_verbose(flags: &FromFlags) -> Result<(), Error> {
     use oauth1_signer::base_string::BaseUri;
     use oauth1_signer::encode::encode;
 
-    let signer = signer_of(case)?;
-    let request = request_of(case, body)?;
-    let done = signer.sign(
-        &request,
-        &Nonce::new(case.nonce.as_str())?,
-        case.timestamp.parse()?,
-    )?;
+    let signer = &flags.signer;
+    let request = flags.request()?;
+    let done = flags.sign()?;
     println!("parameters (source, decoded name = value, then as encoded), in normalized order:");
     let params = done.parameters();
     let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -134,7 +184,7 @@ pub(crate) fn sign_verbose(case: &Case, body: &[u8]) -> Result<(), Error> {
     println!("method:        {}", done.base_string().method());
     println!("base URI:      {}", BaseUri::new(request.url())?);
     println!("base string:   {}", done.base_string());
-    println!("key:           {}", key_shape(&signer));
+    println!("key:           {}", key_shape(signer));
     let plaintext = done.signature().method() == SignatureMethod::Plaintext;
     let (signature, authorization) =
         shown(plaintext, done.signature().as_str(), &done.authorization());

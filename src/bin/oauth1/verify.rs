@@ -1,97 +1,11 @@
 //! `oauth1 verify`: a received request checked as a server checks it.
 
-use oauth1_signer::verify::{
-    ConsumerCredential, CredentialStore, MemoryNonceStore, Policy, StoreError, Verified, Verifier,
-    VerifyError,
-};
-use oauth1_signer::{Request, Secret, Timestamp};
+use oauth1_signer::cases::{json_object, Held, VerifyLine};
+use oauth1_signer::verify::{MemoryNonceStore, Policy, Verified, Verifier, VerifyError};
+use oauth1_signer::{Request, Timestamp};
 use serde::{Deserialize, Serialize};
 
 use super::VerifyArgs;
-
-/// A verify line of the request-case format: the request as received and what the server
-/// knows.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Received {
-    #[serde(rename = "name")]
-    _name: String,
-    method: String,
-    url: String,
-    #[serde(default)]
-    body: Option<String>,
-    #[serde(default)]
-    content_type: Option<String>,
-    #[serde(default)]
-    authorization: Option<String>,
-    #[serde(default)]
-    consumer_secret: Option<String>,
-    #[serde(default)]
-    token_secret: Option<String>,
-    /// This tool's extension: the consumer's RSA public key, for the RSA methods.
-    #[serde(default)]
-    public_key_pem: Option<String>,
-    now: u64,
-    #[serde(default)]
-    timestamp_window: Option<u64>,
-    #[serde(default, rename = "source")]
-    _source: Option<serde::de::IgnoredAny>,
-    #[serde(default, rename = "expected")]
-    _expected: Option<serde::de::IgnoredAny>,
-}
-
-/// What the server holds, and only that: the consumer key the request presents has the given
-/// shared secret and public key (either may be absent, not both), and a token it presents
-/// exists only if a token secret is given.
-struct Held {
-    consumer: Option<ConsumerCredential>,
-    token_secret: Option<Secret>,
-}
-
-impl Held {
-    fn new(
-        consumer_secret: Option<&str>,
-        token_secret: Option<&str>,
-        public_key_pem: Option<&str>,
-    ) -> Result<Held, String> {
-        let mut consumer = consumer_secret.map(ConsumerCredential::from_secret);
-        if let Some(pem) = public_key_pem {
-            #[cfg(feature = "rsa")]
-            {
-                let key = oauth1_signer::PublicKey::from_pem(pem).map_err(|e| e.to_string())?;
-                consumer = Some(
-                    match consumer {
-                        Some(consumer) => consumer.with_public_key(key),
-                        None => ConsumerCredential::from_public_key(key),
-                    }
-                    .map_err(|e| e.to_string())?,
-                );
-            }
-            #[cfg(not(feature = "rsa"))]
-            {
-                let _ = (pem, &mut consumer);
-                return Err(
-                    "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa"
-                        .to_owned(),
-                );
-            }
-        }
-        Ok(Held {
-            consumer,
-            token_secret: token_secret.map(Secret::from),
-        })
-    }
-}
-
-impl CredentialStore for Held {
-    fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {
-        Ok(self.consumer.clone())
-    }
-
-    fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
-        Ok(self.token_secret.clone())
-    }
-}
 
 #[derive(Serialize)]
 struct VerdictLine<'a> {
@@ -108,31 +22,25 @@ struct VerdictLine<'a> {
 
 /// Verifies one received request against one nonce store.
 fn check(
-    received: &Received,
-    body: &[u8],
+    held: Held,
+    request: &Request<'_>,
+    authorization: Option<&str>,
     policy: Policy,
     nonces: &MemoryNonceStore,
     now: Timestamp,
-) -> Result<Result<Verified, VerifyError>, String> {
-    let held = Held::new(
-        received.consumer_secret.as_deref(),
-        received.token_secret.as_deref(),
-        received.public_key_pem.as_deref(),
-    )?;
-    let request = Request::new(&received.method, &received.url)
-        .map_err(|e| e.to_string())?
-        .with_body(received.content_type.as_deref().unwrap_or(""), body);
-    let verifier = Verifier::new(held, nonces).with_policy(policy);
-    Ok(verifier.verify_at(&request, received.authorization.as_deref(), now))
+) -> Result<Verified, VerifyError> {
+    Verifier::new(held, nonces)
+        .with_policy(policy)
+        .verify_at(request, authorization, now)
 }
 
 fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
-    let value = match oauth1_signer::cases::json_object(line) {
+    let value = match json_object(line) {
         Ok(value) => value,
         Err(message) => return error_line(None, message),
     };
     let name = value.get("name").and_then(serde_json::Value::as_str);
-    let received = match Received::deserialize(&value) {
+    let received = match VerifyLine::deserialize(&value) {
         Ok(received) => received,
         Err(e) => return error_line(name, format!("invalid verify line: {e}")),
     };
@@ -141,17 +49,23 @@ fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
     if let Some(window) = received.timestamp_window {
         policy = policy.with_timestamp_window(window);
     }
+    let held = match received.held() {
+        Ok(held) => held,
+        Err(message) => return error_line(name, message),
+    };
     let body = received.body.as_deref().unwrap_or("").as_bytes();
-    let verdict = match check(
-        &received,
-        body,
+    let request = match received.request(body) {
+        Ok(request) => request,
+        Err(e) => return error_line(name, e.to_string()),
+    };
+    let verdict = check(
+        held,
+        &request,
+        received.authorization.as_deref(),
         policy,
         nonces,
         Timestamp::new(received.now),
-    ) {
-        Ok(verdict) => verdict,
-        Err(message) => return error_line(name, message),
-    };
+    );
     let line = match verdict {
         Ok(_) => VerdictLine {
             name,
@@ -199,26 +113,30 @@ pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
         Some(now) => Timestamp::new(now),
         None => Timestamp::now().map_err(|e| e.to_string())?,
     };
-    let received = Received {
-        _name: String::new(),
-        method: args.request.method,
-        url: args.request.url.unwrap_or_default(),
-        body: None,
-        content_type: args.request.content_type,
-        authorization: args.authorization,
-        consumer_secret,
-        token_secret: args.token_secret,
-        public_key_pem,
-        now: now.as_secs(),
-        timestamp_window: Some(args.timestamp_window),
-        _source: None,
-        _expected: None,
-    };
+    let held = Held::new(
+        consumer_secret.as_deref(),
+        args.token_secret.as_deref(),
+        public_key_pem.as_deref(),
+    )?;
+    let request = Request::new(
+        &args.request.method,
+        args.request.url.as_deref().unwrap_or(""),
+    )
+    .map_err(|e| e.to_string())?
+    .with_body(args.request.content_type.as_deref().unwrap_or(""), &body);
     let policy = Policy::default()
         .allow_plaintext(true)
         .with_timestamp_window(args.timestamp_window)
         .allow_plaintext_over_http(args.allow_plaintext_over_http);
-    match check(&received, &body, policy, &MemoryNonceStore::new(), now)? {
+    let nonces = MemoryNonceStore::new();
+    match check(
+        held,
+        &request,
+        args.authorization.as_deref(),
+        policy,
+        &nonces,
+        now,
+    ) {
         Ok(verified) => {
             println!("valid");
             println!("consumer key:  {}", verified.consumer_key());
