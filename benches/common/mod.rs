@@ -1,36 +1,20 @@
 //! The signing workloads, loaded from the fixtures and checked against their published or
 //! independently computed signatures: shared by the benchmarks.
 
+use oauth1_signer::cases::Case;
 use oauth1_signer::verify::MemoryCredentials;
 use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
-use serde::Deserialize;
 use url::Url;
-
-/// A request case of the fixtures (the fields the workloads use).
-#[derive(Deserialize)]
-pub struct Case {
-    pub method: String,
-    pub url: String,
-    #[serde(default)]
-    pub body: Option<String>,
-    pub consumer_key: String,
-    pub consumer_secret: String,
-    pub token: String,
-    pub token_secret: String,
-    pub nonce: String,
-    pub timestamp: String,
-    pub expected: Expected,
-}
-
-#[derive(Deserialize)]
-pub struct Expected {
-    pub signature: String,
-}
 
 /// One signing workload, with everything a contender may prepare before the clock starts.
 pub struct Workload {
     pub name: &'static str,
     pub case: Case,
+    /// The case's token and token secret (every workload has a token).
+    pub token: String,
+    pub token_secret: String,
+    /// The signature the fixture expects.
+    pub signature: String,
     pub url: Url,
     pub signer: Signer,
     pub nonce: Nonce,
@@ -62,14 +46,24 @@ impl Workload {
             .into_iter()
             .find(|c| c["name"] == case_name)
             .expect("the workload's case");
-        let case: Case = serde_json::from_value(case).expect("a signed case with a token");
+        let case: Case = serde_json::from_value(case).expect("a request case");
+        let token = case.token.clone().expect("a token");
+        let token_secret = case.token_secret.clone().expect("a token secret");
+        let signature = case
+            .expected()
+            .expect("the case's expected values")
+            .signature
+            .expect("an expected signature");
         let signer = Signer::new(Consumer::new(
             case.consumer_key.as_str(),
             case.consumer_secret.as_str(),
         ))
-        .with_token(Token::new(case.token.as_str(), case.token_secret.as_str()));
+        .with_token(Token::new(token.as_str(), token_secret.as_str()));
         let w = Workload {
             name,
+            token,
+            token_secret,
+            signature,
             url: Url::parse(&case.url).expect("URL"),
             nonce: Nonce::new(case.nonce.as_str()).expect("nonce"),
             timestamp: Timestamp::new(case.timestamp.parse().expect("timestamp")),
@@ -79,7 +73,7 @@ impl Workload {
         let ours = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
         assert_eq!(
             ours.signature().as_str(),
-            w.case.expected.signature,
+            w.signature,
             "{name}: the crate's signature"
         );
         w
@@ -121,8 +115,8 @@ impl Workload {
         );
         credentials.add_token(
             self.case.consumer_key.as_str(),
-            self.case.token.as_str(),
-            self.case.token_secret.as_str(),
+            self.token.as_str(),
+            self.token_secret.as_str(),
         );
         credentials
     }

@@ -3,7 +3,7 @@
 //! headers, received requests, RSA keys, `oauth1 sign --jsonl` lines), each refused with
 //! exactly the message expected. `{text*N}` in a string stands for `text` repeated N times.
 
-mod common;
+use crate::common;
 
 use oauth1_signer::header::Authorization;
 use oauth1_signer::verify::{

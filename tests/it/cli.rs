@@ -2,7 +2,7 @@
 //! `encode`.
 #![cfg(feature = "cli")]
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

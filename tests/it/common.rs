@@ -1,159 +1,48 @@
-//! The request-case format (`../shared/request-cases.md`) for the tests: reading fixture files
-//! and comparing Authorization headers as sets of parameters.
+//! The fixtures in the request-case format (read with the crate's own definition,
+//! `oauth1_signer::cases`), and comparing Authorization headers as sets of parameters.
 
-#![allow(dead_code)] // each test crate uses part of it
+#![allow(dead_code)] // each test module uses part of it
 
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
-use oauth1_signer::{
-    BodyHash, Consumer, Error, Realm, Request, SignatureMethod, Signer, Token, Version,
-};
+use oauth1_signer::cases::{self, Expected};
+use oauth1_signer::{Error, Request};
 use serde::Deserialize;
 
-/// A case object. Unknown fields are an error, so a misspelt field cannot pass unnoticed.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+pub use oauth1_signer::cases::signer_of as signer;
+
+/// A fixture's case with what it expects, every field of `expected` known (a misspelt field is
+/// an error, not a check skipped).
 pub struct Case {
-    pub name: String,
-    #[serde(default)]
-    pub source: Option<String>,
-    pub method: String,
-    pub url: String,
-    #[serde(default)]
-    pub body: Option<String>,
-    #[serde(default)]
-    pub content_type: Option<String>,
-    pub consumer_key: String,
-    pub consumer_secret: String,
-    #[serde(default)]
-    pub token: Option<String>,
-    #[serde(default)]
-    pub token_secret: Option<String>,
-    #[serde(default)]
-    pub signature_method: Option<String>,
-    #[serde(default)]
-    pub private_key_pem: Option<String>,
-    pub nonce: String,
-    pub timestamp: String,
-    #[serde(default)]
-    pub version: VersionField,
-    #[serde(default)]
-    pub callback: Option<String>,
-    #[serde(default)]
-    pub verifier: Option<String>,
-    #[serde(default)]
-    pub realm: Option<String>,
-    #[serde(default)]
-    pub body_hash: bool,
-    /// Explain lines: what the other side produced.
-    #[serde(default)]
-    pub observed: Option<Observed>,
+    case: cases::Case,
     pub expected: Expected,
 }
 
-/// The `observed` object of an explain line.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Observed {
-    #[serde(default)]
-    pub signature: Option<String>,
-    #[serde(default)]
-    pub base_string: Option<String>,
-}
-
-/// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
-#[derive(Debug, Default)]
-pub enum VersionField {
-    #[default]
-    Absent,
-    Null,
-    Value(String),
-}
-
-impl<'de> Deserialize<'de> for VersionField {
+impl<'de> Deserialize<'de> for Case {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Option::<String>::deserialize(d).map(|v| v.map_or(VersionField::Null, VersionField::Value))
+        let case = cases::Case::deserialize(d)?;
+        let expected = case.expected().map_err(serde::de::Error::custom)?;
+        Ok(Case { case, expected })
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Expected {
-    #[serde(default)]
-    pub base_string: Option<String>,
-    #[serde(default)]
-    pub signature: Option<String>,
-    #[serde(default)]
-    pub authorization: Option<String>,
-    #[serde(default)]
-    pub error: bool,
-    /// This project's extension: the exact message of an expected error.
-    #[serde(default)]
-    pub error_message: Option<String>,
-    /// Explain lines: `match`, `explained` or `unexplained`.
-    #[serde(default)]
-    pub verdict: Option<String>,
-    /// Explain lines: the cause ids.
-    #[serde(default)]
-    pub causes: Vec<String>,
-    /// Explain lines: the RFC 5849 base string of the request.
-    #[serde(default)]
-    pub reference_base_string: Option<String>,
+impl Deref for Case {
+    type Target = cases::Case;
+    fn deref(&self) -> &cases::Case {
+        &self.case
+    }
 }
 
-/// The signer a case describes, with the library's public API.
-pub fn signer(case: &Case) -> Result<Signer, Error> {
-    let method: SignatureMethod = case
-        .signature_method
-        .as_deref()
-        .unwrap_or("HMAC-SHA1")
-        .parse()?;
-    let mut signer = Signer::new(Consumer::new(
-        case.consumer_key.as_str(),
-        case.consumer_secret.as_str(),
-    ))
-    .with_method(method);
-    if let Some(token) = &case.token {
-        signer = signer.with_token(Token::new(
-            token.as_str(),
-            case.token_secret.as_deref().unwrap_or(""),
-        ));
+impl DerefMut for Case {
+    fn deref_mut(&mut self) -> &mut cases::Case {
+        &mut self.case
     }
-    if let Some(realm) = &case.realm {
-        signer = signer.with_realm(Realm::new(realm.as_str())?);
-    }
-    match &case.version {
-        VersionField::Absent => {}
-        VersionField::Null => signer = signer.with_version(Version::Omit),
-        VersionField::Value(v) => signer = signer.with_version(v.parse()?),
-    }
-    if case.body_hash {
-        signer = signer.with_body_hash(BodyHash::Send);
-    }
-    if let Some(pem) = &case.private_key_pem {
-        #[cfg(feature = "rsa")]
-        {
-            signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem)?);
-        }
-        #[cfg(not(feature = "rsa"))]
-        let _ = pem;
-    }
-    Ok(signer)
 }
 
-/// The request a case describes.
-pub fn request(case: &Case) -> Result<Request<'_>, Error> {
-    let mut request = Request::new(&case.method, &case.url)?.with_body(
-        case.content_type.as_deref().unwrap_or(""),
-        case.body.as_deref().unwrap_or("").as_bytes(),
-    );
-    if let Some(callback) = &case.callback {
-        request = request.with_callback(callback);
-    }
-    if let Some(verifier) = &case.verifier {
-        request = request.with_verifier(verifier);
-    }
-    Ok(request)
+/// The request a case describes, with its body.
+pub fn request(case: &cases::Case) -> Result<Request<'_>, Error> {
+    cases::request_of(case, case.body.as_deref().unwrap_or("").as_bytes())
 }
 
 pub fn fixtures_dir() -> PathBuf {

@@ -2,7 +2,7 @@
 //! which applies the shared cause definitions independently of this crate) explained by the
 //! library, and the search's properties.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

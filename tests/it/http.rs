@@ -3,7 +3,7 @@
 //! request then carries it where the transport says, and verifies.
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use common::{case_files, header_parts, read_cases, signer, Case};
 use oauth1_signer::http::{self, Transport};

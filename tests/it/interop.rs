@@ -6,7 +6,7 @@
 //! starts it and runs them with `OAUTH1_INTEROP_OAUTHLIB` set to its URL.
 #![cfg(all(feature = "reqwest", feature = "rsa"))]
 
-mod common;
+use crate::common;
 
 use oauth1_signer::http::Transport;
 use oauth1_signer::reqwest::{OAuth1Middleware, SignExt};

@@ -4,47 +4,9 @@
 
 use std::path::PathBuf;
 
-use oauth1_signer::verify::{
-    ConsumerCredential, CredentialStore, MemoryNonceStore, Policy, StoreError, Verifier,
-};
-use oauth1_signer::{Request, Secret, Timestamp};
-use serde::Deserialize;
-
-#[derive(Deserialize)]
-#[allow(dead_code)] // `source` documents the line
-struct Line {
-    name: String,
-    source: String,
-    method: String,
-    url: String,
-    #[serde(default)]
-    body: Option<String>,
-    #[serde(default)]
-    content_type: Option<String>,
-    #[serde(default)]
-    authorization: Option<String>,
-    #[serde(default)]
-    consumer_secret: Option<String>,
-    #[serde(default)]
-    token_secret: Option<String>,
-    #[serde(default)]
-    public_key_pem: Option<String>,
-    now: u64,
-    #[serde(default)]
-    timestamp_window: Option<u64>,
-    expected: Expected,
-}
-
-#[derive(Deserialize, PartialEq, Eq, Debug, Default)]
-struct Expected {
-    #[serde(default)]
-    valid: Option<bool>,
-    #[serde(default)]
-    reason: Option<String>,
-    /// A line the server cannot take (a public key under 2048 bits).
-    #[serde(default)]
-    error: Option<String>,
-}
+use oauth1_signer::cases::{VerifyExpected as Expected, VerifyLine as Line};
+use oauth1_signer::verify::{MemoryNonceStore, Policy, Verifier};
+use oauth1_signer::Timestamp;
 
 fn path(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -56,53 +18,12 @@ fn lines(file: &str) -> Vec<Line> {
     serde_json::from_str(&std::fs::read_to_string(path(file)).unwrap()).unwrap()
 }
 
-/// The server holds exactly what the line gives, for whatever key and token the request
-/// presents: no `token_secret`, no token; no `consumer_secret`, no shared secret.
-struct Held {
-    consumer: Option<ConsumerCredential>,
-    token_secret: Option<Secret>,
-}
-
-impl Held {
-    #[cfg_attr(not(feature = "rsa"), allow(unused_mut, clippy::unnecessary_wraps))]
-    fn new(line: &Line) -> Result<Held, String> {
-        let mut consumer = line
-            .consumer_secret
-            .as_deref()
-            .map(ConsumerCredential::from_secret);
-        #[cfg(feature = "rsa")]
-        if let Some(pem) = &line.public_key_pem {
-            let key = oauth1_signer::PublicKey::from_pem(pem).map_err(|e| e.to_string())?;
-            consumer = Some(
-                match consumer {
-                    Some(c) => c.with_public_key(key),
-                    None => ConsumerCredential::from_public_key(key),
-                }
-                .map_err(|e| e.to_string())?,
-            );
-        }
-        Ok(Held {
-            consumer,
-            token_secret: line.token_secret.as_deref().map(Secret::from),
-        })
-    }
-}
-
-impl CredentialStore for Held {
-    fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {
-        Ok(self.consumer.clone())
-    }
-    fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
-        Ok(self.token_secret.clone())
-    }
-}
-
+/// The verdict of the library on a line; the server holds exactly what the line gives, for
+/// whatever key and token the request presents.
 fn verdict(line: &Line, nonces: &MemoryNonceStore) -> Expected {
-    let request = Request::new(&line.method, &line.url).unwrap().with_body(
-        line.content_type.as_deref().unwrap_or(""),
-        line.body.as_deref().unwrap_or("").as_bytes(),
-    );
-    let held = match Held::new(line) {
+    let body = line.body.as_deref().unwrap_or("").as_bytes();
+    let request = line.request(body).unwrap();
+    let held = match line.held() {
         Ok(held) => held,
         Err(error) => {
             return Expected {
@@ -133,26 +54,16 @@ fn verdict(line: &Line, nonces: &MemoryNonceStore) -> Expected {
     }
 }
 
-/// Without the `rsa` feature, the RSA methods are not accepted.
+/// The line's expected verdict; without the `rsa` feature, a public key cannot be held.
 fn expected(line: &Line) -> Expected {
-    let rsa = line
-        .authorization
-        .as_deref()
-        .unwrap_or(&line.url)
-        .contains("RSA-SHA")
-        || line.body.as_deref().unwrap_or("").contains("RSA-SHA");
-    if cfg!(not(feature = "rsa")) && rsa {
+    if cfg!(not(feature = "rsa")) && line.public_key_pem.is_some() {
         return Expected {
-            valid: Some(false),
-            reason: Some("unsupported-signature-method".to_owned()),
-            error: None,
+            error: Some(oauth1_signer::cases::NO_RSA.to_owned()),
+            ..Expected::default()
         };
     }
-    Expected {
-        valid: line.expected.valid,
-        reason: line.expected.reason.clone(),
-        error: line.expected.error.clone(),
-    }
+    line.expected()
+        .unwrap_or_else(|e| panic!("{}: expected: {e}", line.name))
 }
 
 #[test]

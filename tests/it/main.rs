@@ -1,0 +1,19 @@
+//! The integration tests, one crate so that they link once: a module per subject, each gated
+//! by the features it needs.
+
+mod common;
+
+mod allocations;
+mod bad_input;
+mod cli;
+mod explain;
+mod fixtures;
+mod http;
+mod interop;
+mod properties;
+mod redis;
+mod reqwest;
+mod secrets;
+mod tower;
+mod verify;
+mod verify_fixtures;
