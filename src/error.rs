@@ -7,25 +7,7 @@
 use std::fmt;
 
 use crate::encode::DecodeError;
-
-/// Where in the request a parameter came from, or a problem was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Location {
-    /// The query of the request URL.
-    Query,
-    /// The form body (`application/x-www-form-urlencoded`).
-    Body,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Location::Query => "the query",
-            Location::Body => "the form body",
-        })
-    }
-}
+use crate::params::Source;
 
 /// Why a request could not be signed.
 #[derive(Debug)]
@@ -55,16 +37,16 @@ pub enum Error {
     /// A malformed percent-escape in the query or the form body.
     #[non_exhaustive]
     InvalidPercentEncoding {
-        /// Where the escape is.
-        location: Location,
+        /// Where the escape is: [`Source::Query`] or [`Source::Body`].
+        location: Source,
         /// The escape and its offset in that part of the request.
         source: DecodeError,
     },
     /// The query or the form body already carries a protocol parameter that the signer adds.
     #[non_exhaustive]
     ProtocolParameterInRequest {
-        /// Where the parameter is.
-        location: Location,
+        /// Where the parameter is: [`Source::Query`] or [`Source::Body`].
+        location: Source,
         /// Its name, such as `oauth_nonce`.
         name: String,
     },
@@ -189,13 +171,15 @@ impl fmt::Display for Error {
             ),
             Error::InvalidPercentEncoding { location, source } => write!(
                 f,
-                "invalid percent-encoding in {location} at byte {} (\"{}\"): '%' must be followed by two hex digits",
+                "invalid percent-encoding in {} at byte {} (\"{}\"): '%' must be followed by two hex digits",
+                location.place(),
                 source.offset(),
                 source.found().escape_ascii()
             ),
             Error::ProtocolParameterInRequest { location, name } => write!(
                 f,
-                "{location} already has the protocol parameter \"{}\": remove it, the signer adds it",
+                "{} already has the protocol parameter \"{}\": remove it, the signer adds it",
+                location.place(),
                 name.escape_debug()
             ),
             Error::BodyHashOnFormBody => f.write_str(

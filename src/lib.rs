@@ -99,7 +99,7 @@ pub mod tower;
 pub mod verify;
 
 pub use credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
-pub use error::{Error, Location};
+pub use error::Error;
 pub use header::Realm;
 pub use request::{Request, Signed, Signer};
 pub use secret::Secret;

@@ -5,7 +5,6 @@
 
 use super::{Decoding, Parameters, Source};
 use crate::encode::{Unreserved, Value};
-use crate::error::Location;
 use crate::Error;
 
 /// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in
@@ -127,14 +126,14 @@ pub(crate) fn collect_parameters(
     params
         .extend_decoded(Source::Query, query, collect.decoding)
         .map_err(|source| Error::InvalidPercentEncoding {
-            location: Location::Query,
+            location: Source::Query,
             source,
         })?;
     if let Err(source) = params.extend_decoded(Source::Body, form, collect.decoding) {
         // The query's parameters may hold a PLAINTEXT signature.
         params.wipe();
         return Err(Error::InvalidPercentEncoding {
-            location: Location::Body,
+            location: Source::Body,
             source,
         });
     }
@@ -156,9 +155,9 @@ fn check_no_protocol_parameters(params: &Parameters, protocol: &Protocol<'_>) ->
         if sent || p.name == b"oauth_signature" {
             return Err(Error::ProtocolParameterInRequest {
                 location: if p.source == Source::Body {
-                    Location::Body
+                    Source::Body
                 } else {
-                    Location::Query
+                    Source::Query
                 },
                 name: String::from_utf8_lossy(p.name).into_owned(),
             });
