@@ -467,8 +467,7 @@ fn read_quoted(
     raw: &mut Vec<u8>,
 ) -> Result<(usize, bool), HeaderError> {
     // Without escapes (what signers send), the content is a slice of the header.
-    #[allow(clippy::needless_bitwise_bool)] // no branches, as in `is_control`
-    let n = encode::run_until(&b[start..], |c| (c == b'"') | (c == b'\\') | is_control(c));
+    let n = encode::plain_quoted_len(&b[start..]);
     if b.get(start + n) == Some(&b'"') {
         return Ok((start + n, false));
     }
@@ -501,7 +500,7 @@ fn read_quoted(
 
 /// A control character, which a quoted value may not hold (a tab it may).
 #[allow(clippy::needless_bitwise_bool)] // no branches, so that a chunk's test is vectorized
-fn is_control(c: u8) -> bool {
+pub(crate) fn is_control(c: u8) -> bool {
     ((c < 0x20) & (c != b'\t')) | (c == 0x7f)
 }
 

@@ -13,8 +13,8 @@
 //! escapes and malformed escapes at every position.
 
 use super::{
-    escaped_count, in_unreserved_ranges, is_letter, short_and_clean, unreserved, Decoding, HEX,
-    HEX_VALUE,
+    escape_error, escaped_count, in_unreserved_ranges, is_letter, short_and_clean, unreserved,
+    DecodeError, Decoding, HEX, HEX_VALUE,
 };
 
 /// Bytes examined and encoded at a time.
@@ -31,7 +31,7 @@ fn count_in_block(block: &[u8; ENCODE_BLOCK], counted: impl Fn(u8) -> bool) -> u
 /// The number of bytes for which `counted` is true, a block at a time, the last bytes padded
 /// to a block with `filler`, for which it must be false.
 #[inline]
-pub(crate) fn count_where(bytes: &[u8], filler: u8, counted: impl Fn(u8) -> bool + Copy) -> usize {
+pub(super) fn count_where(bytes: &[u8], filler: u8, counted: impl Fn(u8) -> bool + Copy) -> usize {
     let (blocks, rest) = bytes.as_chunks::<ENCODE_BLOCK>();
     let mut padded = [filler; ENCODE_BLOCK];
     padded[..rest.len()].copy_from_slice(rest);
@@ -79,7 +79,7 @@ const CHUNK: usize = 16;
 /// while whole chunks pass (with vector instructions when `stop` is made of comparisons), then
 /// byte by byte.
 #[inline]
-pub(crate) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize {
+pub(super) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize {
     let (chunks, _) = bytes.as_chunks::<CHUNK>();
     let run = chunks
         .iter()
@@ -105,6 +105,20 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     }
     rest.is_empty()
         || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
+}
+
+/// The number of times `byte` occurs in `bytes`.
+pub(crate) fn count_byte(bytes: &[u8], byte: u8) -> usize {
+    count_where(bytes, byte.wrapping_add(1), |b| b == byte)
+}
+
+/// The length of the leading run of a quoted string's content that needs no care: no `"`,
+/// no `\`, no control byte (`crate::header::is_control`).
+#[allow(clippy::needless_bitwise_bool)] // no branches, so that it vectorizes
+pub(crate) fn plain_quoted_len(bytes: &[u8]) -> usize {
+    run_until(bytes, |c| {
+        (c == b'"') | (c == b'\\') | crate::header::is_control(c)
+    })
 }
 
 /// For every byte, its encoding (`enc(b)` when `W` is 4, `enc(enc(b))` when `W` is 8) padded to
@@ -201,6 +215,71 @@ pub(super) fn encode_pieces<const W: usize, E>(
     Ok(())
 }
 
+/// One pair decoded by [`decode_pairs`]: where its name and value are in the output, and
+/// whether both are unreserved bytes copied as they came, and so their own decoding and their
+/// own encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DecodedPair {
+    pub(crate) name_start: usize,
+    pub(crate) name_end: usize,
+    pub(crate) value_end: usize,
+    pub(crate) clean: bool,
+}
+
+/// The part of a value [`decode_run`] decodes; the rest of a longer one goes to
+/// [`decode_long`] when it fills a block, else on to [`decode_run`].
+const LONG_VALUE: usize = 48;
+
+/// Decodes the `name=value` pairs of a query or form body (joined by `&`, the name up to the
+/// first `=`, empty pairs skipped) into `out`, which is at least as long as `text` (decoding
+/// never lengthens), handing each pair and its decoded name to `each`; returns the decoded length, or the first
+/// malformed escape.
+pub(crate) fn decode_pairs(
+    text: &[u8],
+    out: &mut [u8],
+    decoding: Decoding,
+    mut each: impl FnMut(DecodedPair, &[u8]),
+) -> Result<usize, DecodeError> {
+    let error = |at| escape_error(text, at);
+    let mut n = 0;
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'&' {
+            i += 1; // an empty pair
+            continue;
+        }
+        let (name_start, pair_start) = (n, i);
+        (i, n) = decode_run::<true>(text, i, text.len(), out, n, decoding).map_err(error)?;
+        let name_end = n;
+        let has_value = text.get(i) == Some(&b'=');
+        if has_value {
+            let limit = (i + 1 + LONG_VALUE).min(text.len());
+            (i, n) = decode_run::<false>(text, i + 1, limit, out, n, decoding).map_err(error)?;
+            if i >= limit && text.get(i).is_some_and(|&b| b != b'&') {
+                // A long value: the rest of it a block at a time if it fills one.
+                let end = i + run_until(&text[i..], |b| b == b'&');
+                if end - i >= DECODE_BLOCK {
+                    n += decode_long(&text[i..end], &mut out[n..], decoding)
+                        .map_err(|at| error(i + at))?;
+                    i = end;
+                } else {
+                    (i, n) = decode_run::<false>(text, i, end, out, n, decoding).map_err(error)?;
+                }
+            }
+        }
+        // Unreserved bytes only, and as many as were written (no escape, `=` aside).
+        let written = i - pair_start - usize::from(has_value);
+        let pair = DecodedPair {
+            name_start,
+            name_end,
+            value_end: n,
+            clean: written == n - name_start && is_clean(&out[name_start..n]),
+        };
+        each(pair, &out[name_start..name_end]);
+    }
+    Ok(n)
+}
+
 /// Decodes `text` from `i` into `out` from `n` until `&`, `=` for a `NAME`, the end, or
 /// `limit`; returns where it stopped in both, or the offset of a malformed escape.
 ///
@@ -209,7 +288,7 @@ pub(super) fn encode_pieces<const W: usize, E>(
 /// the word, so a run of literals costs a few instructions however it is made up. An escape is
 /// then decoded on its own.
 #[inline]
-pub(crate) fn decode_run<const NAME: bool>(
+fn decode_run<const NAME: bool>(
     text: &[u8],
     mut i: usize,
     limit: usize,
@@ -280,7 +359,7 @@ const fn bytes_equal(word: u64, byte: u8) -> u64 {
 }
 
 /// Input bytes [`decode_long`] decodes at a time.
-pub(crate) const DECODE_BLOCK: usize = 32;
+const DECODE_BLOCK: usize = 32;
 
 /// A block with the two bytes before it (to tell the hex digits of an escape) and the two
 /// after it (an escape's digits).
@@ -295,7 +374,7 @@ const WINDOW: usize = DECODE_BLOCK + 4;
 /// works on every byte alike, with arithmetic in place of tables, so the compiler does it for
 /// many bytes per instruction. Then the kept bytes are packed, one add per byte.
 #[allow(clippy::needless_bitwise_bool)] // no branch per byte
-pub(crate) fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
+fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
     let escapes = decoding != Decoding::Raw;
     let plus_is_space = decoding == Decoding::Form;
     let (mut n, mut i, mut malformed) = (0, 0, false);
@@ -548,6 +627,20 @@ pub(super) mod naive {
         bytes.iter().all(|&b| is_unreserved(b))
     }
 
+    /// [`super::count_byte`], one byte at a time.
+    #[allow(clippy::naive_bytecount)] // the naive twin, on purpose
+    pub(in super::super) fn count_byte(bytes: &[u8], byte: u8) -> usize {
+        bytes.iter().filter(|&&b| b == byte).count()
+    }
+
+    /// [`super::plain_quoted_len`], one byte at a time.
+    pub(in super::super) fn plain_quoted_len(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || crate::header::is_control(c))
+            .unwrap_or(bytes.len())
+    }
+
     /// [`super::clean_blocks`], one byte at a time.
     pub(in super::super) fn clean_blocks(bytes: &[u8]) -> usize {
         let clean = bytes.iter().take_while(|&&b| is_unreserved(b)).count();
@@ -598,9 +691,119 @@ mod tests {
                 naive::clean_blocks(&bytes),
                 "{bytes:?}"
             );
+            assert_eq!(
+                count_byte(&bytes, b'&'),
+                naive::count_byte(&bytes, b'&'),
+                "{bytes:?}"
+            );
             checked += 1;
         }
         assert!(checked > 5 * 250 * 250 / 2, "{checked}");
+    }
+
+    #[test]
+    fn values_long_and_short_decode_as_the_reference_does_and_fail_at_the_same_byte() {
+        // Every length across the switch to the long loop, from clean to all escapes, with
+        // the pattern shifted so that escapes fall on every position and across the switch;
+        // and malformed escapes placed anywhere, including at the end.
+        let patterns: [&[u8]; 6] = [
+            b"abc",
+            b"a%20b+",
+            b"%41%7e%FF",
+            b"%2",
+            b"x%zz%41",
+            b"+%2B=%3d",
+        ];
+        let mut long = 0;
+        for pattern in patterns {
+            for len in (0..=140).chain([255, 256, 600]) {
+                for shift in 0..pattern.len() {
+                    let value: Vec<u8> = pattern
+                        .iter()
+                        .cycle()
+                        .skip(shift)
+                        .take(len)
+                        .copied()
+                        .collect();
+                    let text = [&b"n=v&name="[..], &value, b"&z=1"].concat();
+                    for decoding in [Decoding::Form, Decoding::KeepPlus, Decoding::Raw] {
+                        let (got, pairs) = decoded(&text, decoding, |pair, out| {
+                            out[pair.name_end..pair.value_end].to_vec()
+                        });
+                        let got = got.map_err(|at| at - 9);
+                        let want = match decoding {
+                            Decoding::Form => super::super::decode_form(&value)
+                                .map(|d| Some(d.into_owned()))
+                                .map_err(|e| e.offset()),
+                            Decoding::KeepPlus => super::super::decode(&value)
+                                .map(|d| Some(d.into_owned()))
+                                .map_err(|e| e.offset()),
+                            Decoding::Raw => Ok(Some(value.clone())),
+                        };
+                        let shown = value.escape_ascii().to_string();
+                        assert_eq!(got, want, "{shown:?} {decoding:?}");
+                        if got.is_ok() {
+                            assert_eq!(pairs, 3, "{shown:?}");
+                        }
+                        // The same bytes as a name, which stops at `=` where a value does not.
+                        if value.contains(&b'=') {
+                            continue;
+                        }
+                        let text = [&b"n=v&"[..], &value, b"=x&z=1"].concat();
+                        let (got_name, _) = decoded(&text, decoding, |pair, out| {
+                            out[pair.name_start..pair.name_end].to_vec()
+                        });
+                        let got_name = got_name.map_err(|at| at - 4);
+                        let want_name = if value.is_empty() {
+                            Ok(Some(Vec::new())) // `=x`: an empty name
+                        } else {
+                            want
+                        };
+                        assert_eq!(got_name, want_name, "name {shown:?} {decoding:?}");
+                    }
+                    long += usize::from(len >= LONG_VALUE + DECODE_BLOCK);
+                }
+            }
+        }
+        assert!(long > 100);
+    }
+
+    /// The second pair of `text` decoded by [`decode_pairs`], as `part` takes it, and the
+    /// number of pairs; or the offset of the malformed escape.
+    fn decoded(
+        text: &[u8],
+        decoding: Decoding,
+        part: impl Fn(DecodedPair, &[u8]) -> Vec<u8>,
+    ) -> (Result<Option<Vec<u8>>, usize>, usize) {
+        let mut out = vec![0; text.len()];
+        let mut pairs = Vec::new();
+        let result = decode_pairs(text, &mut out, decoding, |pair, _| pairs.push(pair));
+        let count = pairs.len();
+        let got = result
+            .map(|_| pairs.get(1).map(|&pair| part(pair, &out)))
+            .map_err(|e| e.offset());
+        (got, count)
+    }
+
+    #[test]
+    fn the_quoted_string_kernel_agrees_with_its_twin() {
+        // Every length past several chunks, with each byte that ends the plain run (and a tab,
+        // which does not) at every position.
+        for len in 0..=4 * CHUNK + 3 {
+            for at in 0..=len {
+                for dirty in [b'"', b'\\', 0x00, 0x01, 0x1f, 0x7f, b'\t', 0x80, b' '] {
+                    let mut bytes: Vec<u8> = (0..len).map(|i| b"aZ09 ,=/"[i % 8]).collect();
+                    if at < len {
+                        bytes[at] = dirty;
+                    }
+                    assert_eq!(
+                        plain_quoted_len(&bytes),
+                        naive::plain_quoted_len(&bytes),
+                        "{bytes:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -27,8 +27,9 @@ use std::fmt;
 
 mod kernels;
 use kernels::{all_in, encode_pieces, BUFFER, ENCODE_BLOCK, ONCE};
-pub(crate) use kernels::{count_where, is_clean, run_until};
-pub(crate) use kernels::{decode_long, decode_run, Counted, Scratch, Writer, DECODE_BLOCK};
+pub(crate) use kernels::{count_byte, decode_pairs, is_clean, plain_quoted_len};
+use kernels::{count_where, run_until};
+pub(crate) use kernels::{Counted, Scratch, Writer};
 
 /// Uppercase hex digits.
 const HEX: &[u8; 16] = b"0123456789ABCDEF";

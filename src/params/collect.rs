@@ -142,7 +142,7 @@ pub(crate) fn collect_parameters(
 
 /// An upper bound of the number of `&`-separated pairs in a query or form body.
 fn count_pairs(text: &[u8]) -> usize {
-    crate::encode::count_where(text, 0, |b| b == b'&') + usize::from(!text.is_empty())
+    crate::encode::count_byte(text, b'&') + usize::from(!text.is_empty())
 }
 
 /// Refuses query and body parameters named like a protocol parameter this request sends, and
