@@ -153,34 +153,38 @@ pub(super) static TWICE: [[u8; 8]; 256] = encodings::<8>();
 /// entry past it.
 pub(super) const BUFFER: usize = 5 * ENCODE_BLOCK + 8;
 
-/// Encodes `block` (at most [`ENCODE_BLOCK`] bytes) with `table` into `buf`, returning the length:
-/// each byte writes its whole table entry and moves on by the encoding's length, without
-/// branching on the byte.
+/// The table writer, the one loop that encodes with a table: each byte of `block` writes its
+/// whole table entry into `out` and moves on by the encoding's length, without branching on
+/// the byte. Returns the bytes written and the bytes of `block` done: all of them, unless a
+/// whole entry no longer fits.
 ///
-/// A block that more blocks follow (`LAST` false) holds its index within the buffer with
-/// `min`, which changes nothing (at most 5 bytes a byte) and spares a bounds check a byte; the
-/// last block (a short value's only one) keeps the checked write, which is faster there.
+/// With `ROOMY` the caller has made room for the block at its longest and a whole entry more,
+/// so every entry fits: the index is then held within `out` with `min`, which changes nothing
+/// and spares a bounds check a byte (faster for the blocks of a long value; the checked write
+/// is faster for a short value's only block).
 #[inline]
-fn encode_block<const W: usize, const LAST: bool>(
+pub(super) fn write_entries<const W: usize, const ROOMY: bool>(
     block: &[u8],
     table: &[[u8; W]; 256],
-    buf: &mut [u8; BUFFER],
-) -> usize {
+    out: &mut [u8],
+) -> (usize, usize) {
     let mut n = 0;
-    for &b in block {
+    for (done, &b) in block.iter().enumerate() {
         let entry = &table[usize::from(b)];
-        if LAST {
-            let Some(slot) = buf.get_mut(n..n + W) else {
-                break; // cannot happen: at most 5 bytes per byte of a block, and W more
+        if ROOMY {
+            let at = n.min(out.len().saturating_sub(W));
+            if let Some(slot) = out.get_mut(at..at + W) {
+                slot.copy_from_slice(entry);
+            }
+        } else {
+            let Some(slot) = out.get_mut(n..n + W) else {
+                return (n, done);
             };
             slot.copy_from_slice(entry);
-        } else {
-            let at = n.min(5 * ENCODE_BLOCK);
-            buf[at..at + W].copy_from_slice(entry);
         }
         n += usize::from(entry[W - 1]);
     }
-    n
+    (n, block.len())
 }
 
 /// Percent-encodes `bytes` with `table` ([`ONCE`] or [`TWICE`]), handing `sink` the encoded
@@ -203,10 +207,11 @@ pub(super) fn encode_pieces<const W: usize, E>(
             // The short end, or a short name or value, often has nothing to escape.
             sink(block)?;
         } else {
-            let n = if tail.is_empty() {
-                encode_block::<W, true>(block, table, buf)
+            // `buf` has room for any block (at most 5 bytes a byte) and an entry more.
+            let (n, _) = if tail.is_empty() {
+                write_entries::<W, false>(block, table, buf)
             } else {
-                encode_block::<W, false>(block, table, buf)
+                write_entries::<W, true>(block, table, buf)
             };
             sink(&buf[..n])?;
         }
@@ -575,17 +580,7 @@ impl Writer {
             let start = self.buf.len();
             let room = (start + 3 * block.len() + W).min(self.buf.capacity());
             self.buf.resize(room.max(start), 0);
-            let out = &mut self.buf[start..];
-            let (mut n, mut done) = (0, 0);
-            for &b in block {
-                let entry = &ONCE[usize::from(b)];
-                let Some(slot) = out.get_mut(n..n + W) else {
-                    break;
-                };
-                slot.copy_from_slice(entry);
-                n += usize::from(entry[W - 1]);
-                done += 1;
-            }
+            let (n, done) = write_entries::<W, false>(block, &ONCE, &mut self.buf[start..]);
             self.buf.truncate(start + n);
             for &b in &block[done..] {
                 let entry = &ONCE[usize::from(b)];

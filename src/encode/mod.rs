@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod kernels;
-use kernels::{all_in, encode_pieces, BUFFER, ENCODE_BLOCK, ONCE};
+use kernels::{all_in, encode_pieces, write_entries, BUFFER, ENCODE_BLOCK, ONCE};
 pub(crate) use kernels::{count_byte, decode_pairs, is_clean, plain_quoted_len};
 use kernels::{count_where, run_until};
 pub(crate) use kernels::{Counted, Scratch, Writer};
@@ -293,17 +293,9 @@ pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
             return u64::from_be_bytes(*head);
         }
     }
-    // Each of the first 8 bytes writes its whole table entry and moves on by the encoding's
-    // length; what lies past the encoded bytes is masked off.
+    // The first 8 bytes encoded; what lies past the encoded bytes is masked off.
     let mut buf = [0u8; 8 * 4];
-    let mut n = 0;
-    for &b in bytes.iter().take(8) {
-        let entry = &ONCE[usize::from(b)];
-        if let Some(slot) = buf.get_mut(n..n + 4) {
-            slot.copy_from_slice(entry);
-        }
-        n += usize::from(entry[3]);
-    }
+    let (n, _) = write_entries::<4, false>(&bytes[..bytes.len().min(8)], &ONCE, &mut buf);
     let head = buf.first_chunk::<8>().copied().unwrap_or_default();
     let mask = u64::MAX
         .checked_shr(8 * u32::try_from(n).unwrap_or(u32::MAX))
