@@ -81,11 +81,11 @@ pub(crate) fn check_scheme(url: &Url) -> Result<(), Error> {
 /// The signature base string: the uppercased method, the encoded base string URI and the
 /// encoded normalized parameters, joined by `&`. Each part can be read back.
 ///
-/// Every byte is ASCII, by construction. The signature methods sign the bytes; they are read
-/// back as text (and checked to be UTF-8 then) only when asked for.
+/// Every byte is ASCII, by construction, and checked once to be text when the base string is
+/// made; the signature methods sign its bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub struct BaseString {
-    bytes: Vec<u8>,
+    text: String,
     method_end: usize,
     uri_end: usize,
 }
@@ -119,11 +119,10 @@ impl BaseString {
         let uri_end = out.len();
         out.raw(b"&");
         params.write_twice(&mut out);
-        // Every byte is ASCII: each is an unreserved byte or part of an escape.
-        let bytes = out.finish();
-        debug_assert!(bytes.is_ascii());
+        // Every byte is ASCII: each is an unreserved byte or part of an escape. Checked, so
+        // that the text shown is always the bytes signed.
         BaseString {
-            bytes,
+            text: into_text(out.finish()),
             method_end,
             uri_end,
         }
@@ -153,14 +152,8 @@ impl BaseString {
             bytes.extend_from_slice(params);
         }
         // Text in any case: a parameter string put in as it is may hold any bytes.
-        let bytes = match String::from_utf8(bytes) {
-            Ok(text) => text.into_bytes(),
-            Err(e) => String::from_utf8_lossy(e.as_bytes())
-                .into_owned()
-                .into_bytes(),
-        };
         BaseString {
-            bytes,
+            text: into_text(bytes),
             method_end,
             uri_end,
         }
@@ -169,14 +162,13 @@ impl BaseString {
     /// The base string as text.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        // Always text (see the type's documentation); never the empty fallback.
-        std::str::from_utf8(&self.bytes).unwrap_or_default()
+        &self.text
     }
 
     /// The base string's bytes, which the signature methods sign.
     #[must_use]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
+        self.text.as_bytes()
     }
 
     /// The first part: the uppercased HTTP method, percent-encoded.
@@ -201,9 +193,13 @@ impl BaseString {
     /// The base string, consumed into its text.
     #[must_use]
     pub fn into_string(self) -> String {
-        String::from_utf8(self.bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        self.text
     }
+}
+
+/// The bytes as text, each byte that is not part of a UTF-8 character replaced.
+fn into_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 impl fmt::Display for BaseString {
