@@ -1,0 +1,189 @@
+//! Each kernel held to its byte-by-byte twin.
+
+use super::*;
+
+/// Every length up to past four blocks of the widest kernel, with no stopping byte and
+/// with one of several at every position.
+fn inputs() -> impl Iterator<Item = Vec<u8>> {
+    (0..=4 * ENCODE_BLOCK + 3).flat_map(|len| {
+        (0..len).map(Some).chain([None]).flat_map(move |dirty_at| {
+            [b'%', b' ', 0xff, b'&', b'/']
+                .into_iter()
+                .map(move |dirty| {
+                    let mut bytes: Vec<u8> = (0..len).map(|i| b"aZ09-._~"[i % 8]).collect();
+                    if let Some(at) = dirty_at {
+                        bytes[at] = dirty;
+                    }
+                    bytes
+                })
+        })
+    })
+}
+
+#[test]
+fn every_kernel_agrees_with_its_byte_by_byte_twin() {
+    let amp = |b: u8| b == b'&';
+    let mut checked = 0;
+    for bytes in inputs() {
+        assert_eq!(is_clean(&bytes), naive::is_clean(&bytes), "{bytes:?}");
+        assert_eq!(
+            run_until(&bytes, amp),
+            naive::run_until(&bytes, amp),
+            "{bytes:?}"
+        );
+        assert_eq!(
+            count_where(&bytes, 0, amp),
+            naive::count_where(&bytes, amp),
+            "{bytes:?}"
+        );
+        assert_eq!(
+            clean_blocks(&bytes),
+            naive::clean_blocks(&bytes),
+            "{bytes:?}"
+        );
+        assert_eq!(
+            count_byte(&bytes, b'&'),
+            naive::count_byte(&bytes, b'&'),
+            "{bytes:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 5 * 250 * 250 / 2, "{checked}");
+}
+
+#[test]
+fn values_long_and_short_decode_as_the_reference_does_and_fail_at_the_same_byte() {
+    // Every length across the switch to the long loop, from clean to all escapes, with
+    // the pattern shifted so that escapes fall on every position and across the switch;
+    // and malformed escapes placed anywhere, including at the end.
+    let patterns: [&[u8]; 6] = [
+        b"abc",
+        b"a%20b+",
+        b"%41%7e%FF",
+        b"%2",
+        b"x%zz%41",
+        b"+%2B=%3d",
+    ];
+    let mut long = 0;
+    for pattern in patterns {
+        for len in (0..=140).chain([255, 256, 600]) {
+            for shift in 0..pattern.len() {
+                let value: Vec<u8> = pattern
+                    .iter()
+                    .cycle()
+                    .skip(shift)
+                    .take(len)
+                    .copied()
+                    .collect();
+                let text = [&b"n=v&name="[..], &value, b"&z=1"].concat();
+                for decoding in [Decoding::Form, Decoding::KeepPlus, Decoding::Raw] {
+                    let (got, pairs) = decoded(&text, decoding, |pair, out| {
+                        out[pair.name_end..pair.value_end].to_vec()
+                    });
+                    let got = got.map_err(|at| at - 9);
+                    let want = match decoding {
+                        Decoding::Form => super::super::decode_form(&value)
+                            .map(|d| Some(d.into_owned()))
+                            .map_err(|e| e.offset()),
+                        Decoding::KeepPlus => super::super::decode(&value)
+                            .map(|d| Some(d.into_owned()))
+                            .map_err(|e| e.offset()),
+                        Decoding::Raw => Ok(Some(value.clone())),
+                    };
+                    let shown = value.escape_ascii().to_string();
+                    assert_eq!(got, want, "{shown:?} {decoding:?}");
+                    if got.is_ok() {
+                        assert_eq!(pairs, 3, "{shown:?}");
+                    }
+                    // The same bytes as a name, which stops at `=` where a value does not.
+                    if value.contains(&b'=') {
+                        continue;
+                    }
+                    let text = [&b"n=v&"[..], &value, b"=x&z=1"].concat();
+                    let (got_name, _) = decoded(&text, decoding, |pair, out| {
+                        out[pair.name_start..pair.name_end].to_vec()
+                    });
+                    let got_name = got_name.map_err(|at| at - 4);
+                    let want_name = if value.is_empty() {
+                        Ok(Some(Vec::new())) // `=x`: an empty name
+                    } else {
+                        want
+                    };
+                    assert_eq!(got_name, want_name, "name {shown:?} {decoding:?}");
+                }
+                long += usize::from(len >= LONG_VALUE + DECODE_BLOCK);
+            }
+        }
+    }
+    assert!(long > 100);
+}
+
+/// The second pair of `text` decoded by [`decode_pairs`], as `part` takes it, and the
+/// number of pairs; or the offset of the malformed escape.
+fn decoded(
+    text: &[u8],
+    decoding: Decoding,
+    part: impl Fn(DecodedPair, &[u8]) -> Vec<u8>,
+) -> (Result<Option<Vec<u8>>, usize>, usize) {
+    let mut out = vec![0; text.len()];
+    let mut pairs = Vec::new();
+    let result = decode_pairs(text, &mut out, decoding, |pair, _| pairs.push(pair));
+    let count = pairs.len();
+    let got = result
+        .map(|_| pairs.get(1).map(|&pair| part(pair, &out)))
+        .map_err(|e| e.offset());
+    (got, count)
+}
+
+#[test]
+fn the_quoted_string_kernel_agrees_with_its_twin() {
+    // Every length past several chunks, with each byte that ends the plain run (and a tab,
+    // which does not) at every position.
+    for len in 0..=4 * CHUNK + 3 {
+        for at in 0..=len {
+            for dirty in [b'"', b'\\', 0x00, 0x01, 0x1f, 0x7f, b'\t', 0x80, b' '] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b"aZ09 ,=/"[i % 8]).collect();
+                if at < len {
+                    bytes[at] = dirty;
+                }
+                assert_eq!(
+                    plain_quoted_len(&bytes),
+                    naive::plain_quoted_len(&bytes),
+                    "{bytes:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bytes_equal_marks_exactly_the_equal_bytes() {
+    // Every byte value at every position, among neighbours that could carry or borrow.
+    for target in [b'&', b'%', b'+', b'='] {
+        for fill in [0x00, 0xFF, 0x80, 0x7F, target, target ^ 1] {
+            for at in 0..8 {
+                for b in 0..=255u8 {
+                    let mut word = [fill; 8];
+                    word[at] = b;
+                    let want = word.iter().enumerate().fold(0u64, |m, (k, &x)| {
+                        m | (u64::from(x == target) << (8 * k + 7))
+                    });
+                    let got = bytes_equal(u64::from_le_bytes(word), target);
+                    assert_eq!(got, want, "{word:?} {target}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn hex_digits_by_arithmetic_agree_with_the_table() {
+    for c in 0..=255u8 {
+        let (value, digit) = hex_digit(c);
+        let want = super::super::HEX_VALUE[usize::from(c)];
+        assert_eq!(digit == 1, want <= 15, "{c:#04x}");
+        if want <= 15 {
+            assert_eq!(value, want, "{c:#04x}");
+        }
+    }
+}
