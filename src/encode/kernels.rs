@@ -13,7 +13,7 @@
 //! escapes at every position.
 
 use super::{
-    escape_error, escaped_count, in_unreserved_ranges, is_letter, short_and_clean, unreserved,
+    escape_error, escaped_count, is_letter, is_unreserved, is_unreserved_lookup, short_and_clean,
     DecodeError, Decoding, HEX, HEX_VALUE,
 };
 
@@ -44,7 +44,7 @@ pub(super) fn count_where(bytes: &[u8], filler: u8, counted: impl Fn(u8) -> bool
 /// only if that fails, with the whole set.
 #[inline]
 fn block_is_clean(block: &[u8; ENCODE_BLOCK]) -> bool {
-    all_in(block, is_alphanumeric) || all_in(block, in_unreserved_ranges)
+    all_in(block, is_alphanumeric) || all_in(block, is_unreserved)
 }
 
 /// Whether every byte of `block` passes `test`, without stopping early, so that it compiles
@@ -97,14 +97,13 @@ pub(super) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool + Copy) -> usize
 #[inline]
 pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     if bytes.len() < CHUNK {
-        return bytes.iter().all(|&b| unreserved(b));
+        return bytes.iter().all(|&b| is_unreserved_lookup(b));
     }
     let (chunks, rest) = bytes.as_chunks::<CHUNK>();
-    if !chunks.iter().all(|c| all_in(c, in_unreserved_ranges)) {
+    if !chunks.iter().all(|c| all_in(c, is_unreserved)) {
         return false;
     }
-    rest.is_empty()
-        || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, in_unreserved_ranges))
+    rest.is_empty() || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, is_unreserved))
 }
 
 /// The number of times `byte` occurs in `bytes`.
@@ -130,7 +129,7 @@ const fn encodings<const W: usize>() -> [[u8; W]; 256] {
         #[allow(clippy::cast_possible_truncation)] // i < 256
         let b = i as u8;
         let e = &mut table[i];
-        if in_unreserved_ranges(b) {
+        if is_unreserved(b) {
             e[0] = b;
             e[W - 1] = 1;
         } else if W == 4 {
@@ -203,7 +202,7 @@ pub(super) fn encode_pieces<const W: usize, E>(
             sink(&rest[..clean])?;
         }
         let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(ENCODE_BLOCK));
-        if tail.is_empty() && block.iter().all(|&b| unreserved(b)) {
+        if tail.is_empty() && block.iter().all(|&b| is_unreserved_lookup(b)) {
             // The short end, or a short name or value, often has nothing to escape.
             sink(block)?;
         } else {

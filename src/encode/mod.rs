@@ -34,13 +34,16 @@ pub(crate) use kernels::{Counted, Scratch, Writer};
 /// Uppercase hex digits.
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-/// The unreserved set of RFC 3986 §2.3, `A-Z a-z 0-9 - . _ ~`: the one definition of it in
-/// this crate. Written as unsigned range tests combined without short-circuiting, so that a
-/// loop over a fixed-size chunk compiles to vector instructions; it answers single bytes too,
-/// and the encoding tables are derived from it.
+/// Whether `byte` is unreserved (RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`) and so stands for
+/// itself in encoded output: the one definition of the set in this crate.
+///
+/// Written as unsigned range tests combined without short-circuiting, so that a loop over a
+/// fixed-size chunk compiles to vector instructions; the lookup table and the encoding tables
+/// are derived from it.
+#[must_use]
 #[inline]
 #[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
-const fn in_unreserved_ranges(byte: u8) -> bool {
+pub const fn is_unreserved(byte: u8) -> bool {
     // `-` `.` `/` `0`…`9` are adjacent: one range test, and `/` taken out.
     let dash_dot_digit = (byte.wrapping_sub(b'-') < 13) & (byte != b'/');
     is_letter(byte) | dash_dot_digit | (byte == b'_') | (byte == b'~')
@@ -52,14 +55,6 @@ const fn is_letter(byte: u8) -> bool {
     (byte | 0x20).wrapping_sub(b'a') < 26
 }
 
-/// Whether `byte` is unreserved (RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`) and so stands for
-/// itself in encoded output.
-#[must_use]
-#[inline]
-pub const fn is_unreserved(byte: u8) -> bool {
-    in_unreserved_ranges(byte)
-}
-
 /// [`is_unreserved`] as a table in static memory, for loops that look at one byte at a time.
 static UNRESERVED: [bool; 256] = {
     let mut table = [false; 256];
@@ -67,15 +62,16 @@ static UNRESERVED: [bool; 256] = {
     while i < 256 {
         #[allow(clippy::cast_possible_truncation)] // i < 256
         let byte = i as u8;
-        table[i] = in_unreserved_ranges(byte);
+        table[i] = is_unreserved(byte);
         i += 1;
     }
     table
 };
 
-/// [`is_unreserved`] by table lookup.
+/// [`is_unreserved`] by table lookup: faster for a byte at a time, where the range tests only
+/// pay off over a whole chunk.
 #[inline]
-pub(crate) fn unreserved(byte: u8) -> bool {
+pub(crate) fn is_unreserved_lookup(byte: u8) -> bool {
     UNRESERVED[usize::from(byte)]
 }
 
@@ -96,7 +92,7 @@ impl<'a> Unreserved<'a> {
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            assert!(in_unreserved_ranges(bytes[i]), "a byte to escape");
+            assert!(is_unreserved(bytes[i]), "a byte to escape");
             i += 1;
         }
         Unreserved(bytes)
@@ -187,7 +183,7 @@ fn escape(byte: u8) -> &'static str {
 fn unreserved_prefix(bytes: &[u8]) -> usize {
     bytes
         .iter()
-        .position(|&b| !unreserved(b))
+        .position(|&b| !is_unreserved_lookup(b))
         .unwrap_or(bytes.len())
 }
 
@@ -227,7 +223,7 @@ pub fn encoded_len(bytes: &[u8]) -> usize {
 /// The number of bytes that are not unreserved, counted a block at a time with vector
 /// instructions.
 pub(crate) fn escaped_count(bytes: &[u8]) -> usize {
-    count_where(bytes, b'a', |b| !in_unreserved_ranges(b))
+    count_where(bytes, b'a', |b| !is_unreserved(b))
 }
 
 /// Percent-encodes `bytes` with `table` onto the end of `out`, through `buf`.
@@ -289,7 +285,7 @@ pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
 /// byte.
 pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
     if let Some(head) = bytes.first_chunk::<8>() {
-        if all_in(head, in_unreserved_ranges) {
+        if all_in(head, is_unreserved) {
             return u64::from_be_bytes(*head);
         }
     }
@@ -357,7 +353,7 @@ pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
             b'/' | b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
                 rules.reserved_literal
             }
-            _ => unreserved(b),
+            _ => is_unreserved_lookup(b),
         };
         if literal {
             out.push(b);
@@ -403,7 +399,7 @@ impl<'a> Iterator for Encode<'a> {
 
     fn next(&mut self) -> Option<&'a str> {
         let (&first, tail) = self.rest.split_first()?;
-        if unreserved(first) {
+        if is_unreserved_lookup(first) {
             let run = unreserved_prefix(self.rest);
             let (head, rest) = self.rest.split_at(run);
             self.rest = rest;
