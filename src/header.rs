@@ -1,6 +1,7 @@
 //! The `Authorization` header of RFC 5849 §3.5.1:
 //! `OAuth realm="…", oauth_…="…", …`, realm first, every `oauth_*` value percent-encoded and
-//! quoted; and its strict parsing, for servers.
+//! quoted; and its strict parsing, for servers. Both directions are one file, the parser
+//! reading back exactly what the builder writes.
 //!
 //! ```
 //! use oauth1_signer::header::Authorization;

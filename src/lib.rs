@@ -9,7 +9,9 @@
 //! 4. [`sign`]: the signing key (§3.4.2) and the signature methods HMAC-SHA1, HMAC-SHA256,
 //!    HMAC-SHA512, PLAINTEXT and, with the `rsa` feature, RSA-SHA1 and RSA-SHA256;
 //! 5. [`header`]: the `Authorization` header (§3.5.1);
-//! 6. [`request`]: the front door, a [`Request`] and a [`Signer`] giving a [`Signed`] request.
+//! 6. [`request`]: the front door, a [`Request`] and a [`Signer`] giving a [`Signed`] request;
+//!    or [`parts`], a [`RequestParts`] built from decoded query and form parameters, signed as
+//!    they are.
 //!
 //! Around it: [`verify`], the server side (a [`Verifier`](verify::Verifier) with its policy,
 //! credential and nonce stores), [`flow`], the client side of the three-legged flow, and
@@ -89,6 +91,7 @@ pub mod header;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod params;
+pub mod parts;
 pub mod request;
 #[cfg(feature = "reqwest")]
 pub mod reqwest;
@@ -101,6 +104,7 @@ pub mod verify;
 pub use credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 pub use error::Error;
 pub use header::Realm;
+pub use parts::RequestParts;
 pub use request::{Request, Signed, Signer};
 pub use secret::Secret;
 #[cfg(feature = "rsa")]

@@ -2,8 +2,9 @@
 //! independently computed signatures: shared by the benchmarks.
 
 use oauth1_signer::cases::Case;
+use oauth1_signer::encode::decode_form;
 use oauth1_signer::verify::MemoryCredentials;
-use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+use oauth1_signer::{Consumer, Nonce, Request, RequestParts, Signer, Timestamp, Token};
 use url::Url;
 
 /// One signing workload, with everything a contender may prepare before the clock starts.
@@ -92,6 +93,27 @@ impl Workload {
         }
     }
 
+    /// The request by its parts: the URL without its query, and the query's and the form
+    /// body's parameters decoded.
+    pub fn parts(&self) -> RequestParts {
+        let (base, query) = self
+            .case
+            .url
+            .split_once('?')
+            .unwrap_or((&self.case.url, ""));
+        let mut parts = RequestParts::new(&self.case.method, base).expect("parts");
+        for (name, value) in pairs(query.as_bytes()) {
+            parts = parts.query(name, value);
+        }
+        if self.case.body.is_some() {
+            parts = parts.with_empty_form();
+            for (name, value) in pairs(self.body()) {
+                parts = parts.form(name, value);
+            }
+        }
+        parts
+    }
+
     /// `count` Authorization headers for the request, each with its own nonce, for a nonce
     /// store that sees a new nonce every time.
     pub fn headers(&self, count: usize) -> Vec<String> {
@@ -147,4 +169,19 @@ pub fn mixed_text(len: usize) -> Vec<u8> {
     }
     out.truncate(len);
     out
+}
+
+/// The decoded `name=value` pairs of a query or form body.
+fn pairs(text: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    text.split(|&b| b == b'&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = match pair.iter().position(|&b| b == b'=') {
+                Some(i) => (&pair[..i], &pair[i + 1..]),
+                None => (pair, &b""[..]),
+            };
+            let decoded = |t: &[u8]| decode_form(t).expect("form text").into_owned();
+            (decoded(name), decoded(value))
+        })
+        .collect()
 }

@@ -180,7 +180,7 @@ impl<'a> Context<'a> {
     /// Collection, the protocol parameters, the empty-value drop and the duplicate collapse.
     fn parameters(&self, switches: Switches) -> Result<Parameters, Error> {
         let mut protocol: Protocol<'_> = self.signer.protocol_parameters(
-            self.request,
+            self.request.step(),
             self.nonce,
             self.timestamp.as_bytes(),
             self.body_hash.as_deref(),

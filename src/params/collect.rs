@@ -95,6 +95,25 @@ pub(crate) fn collect_all(
     Ok(params)
 }
 
+/// Parameters already decoded (a request given by its parts), then the protocol parameters.
+pub(crate) fn collect_from(
+    given: &Parameters,
+    protocol: &Protocol<'_>,
+) -> Result<Parameters, Error> {
+    check_no_protocol_parameters(given, protocol)?;
+    let protocol_len: usize = protocol
+        .iter()
+        .map(|(name, value)| value.map_or(0, |v| name.as_bytes().len() + v.as_bytes().len()))
+        .sum();
+    let mut params = given.copy_with_room(protocol.len(), protocol_len);
+    for &(name, value) in protocol {
+        if let Some(value) = value {
+            params.push_protocol(name, value);
+        }
+    }
+    Ok(params)
+}
+
 /// The query and the form body (empty when the request has none) that `collect` reads.
 fn parameter_texts(sources: Sources<'_>, collect: Collect) -> (&[u8], &[u8]) {
     let query = if collect.query { sources.query } else { &[] };

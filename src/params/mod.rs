@@ -28,8 +28,8 @@ use crate::encode::{self, is_unreserved, Counted, DecodeError, Unreserved, Value
 
 mod collect;
 pub(crate) use collect::{
-    collect_all, collect_parameters, count_parameters, name, BodyParameters, Collect, Protocol,
-    Sources,
+    collect_all, collect_from, collect_parameters, count_parameters, name, BodyParameters, Collect,
+    Protocol, Sources,
 };
 
 /// Where a parameter came from.
@@ -139,6 +139,15 @@ impl Parameters {
             bytes: Vec::with_capacity(bytes),
             entries: Vec::with_capacity(count),
         }
+    }
+
+    /// A copy with room for `count` more parameters and `bytes` more bytes.
+    pub(crate) fn copy_with_room(&self, count: usize, bytes: usize) -> Parameters {
+        let mut copy =
+            Parameters::with_capacity(self.entries.len() + count, self.bytes.len() + bytes);
+        copy.bytes.extend_from_slice(&self.bytes);
+        copy.entries.extend_from_slice(&self.entries);
+        copy
     }
 
     /// Adds one decoded parameter.

@@ -10,6 +10,7 @@ mod explain;
 mod fixtures;
 mod http;
 mod interop;
+mod parts;
 mod properties;
 mod redis;
 mod reqwest;

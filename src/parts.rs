@@ -1,0 +1,216 @@
+//! A request given by its parts: the method, the URL without its query, and the query's and the
+//! form body's parameters as decoded names and values (text or bytes). Signing it
+//! ([`Signer::sign_parts`](crate::Signer::sign_parts)) reads the parameters as they are, with
+//! nothing encoded and decoded again; what to send is encoded from the same bytes with the same
+//! encoder (RFC 3986, §3.6), so it is exactly what was signed.
+//!
+//! ```
+//! use oauth1_signer::RequestParts;
+//!
+//! let request = RequestParts::new("GET", "https://api.example.com/1/search?lang=en")?
+//!     .query("q", "café & crème")
+//!     .query("page", "2");
+//! assert_eq!(
+//!     request.url(),
+//!     "https://api.example.com/1/search?lang=en&q=caf%C3%A9%20%26%20cr%C3%A8me&page=2",
+//! );
+//! assert_eq!(request.form_body(), None);
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+
+use std::fmt;
+
+use url::Url;
+
+use crate::encode::encode;
+use crate::params::{Parameter, Parameters, Source};
+use crate::request::{check_authority, check_method, FORM};
+use crate::Error;
+
+/// A request given by its parts, to sign with
+/// [`Signer::sign_parts`](crate::Signer::sign_parts).
+///
+/// The query's parameters are kept in the order given (a query in the URL first), and so are
+/// the form body's. A parameter may be given twice; both are signed and sent.
+#[derive(Clone)]
+pub struct RequestParts {
+    method: String,
+    /// Without query and fragment.
+    url: Url,
+    /// The query's parameters ([`Source::Query`]) and the form body's ([`Source::Body`]),
+    /// decoded.
+    params: Parameters,
+    form: bool,
+    callback: Option<String>,
+    verifier: Option<String>,
+}
+
+impl RequestParts {
+    /// A request for an absolute `http` or `https` URL. A query in `url` is decoded into
+    /// parameters, as a form decodes it (`+` is a space), and sent re-encoded by RFC 3986; the
+    /// fragment is dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UrlWithoutHost`],
+    /// [`Error::UnsupportedScheme`], [`Error::InvalidPercentEncoding`] in the URL's query.
+    pub fn new(method: &str, url: &str) -> Result<Self, Error> {
+        check_method(method)?;
+        let mut parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
+        crate::base_string::check_scheme(&parsed)?;
+        check_authority(url)?;
+        let mut params = Parameters::new();
+        if let Some(query) = parsed.query() {
+            params
+                .extend_urlencoded(Source::Query, query.as_bytes())
+                .map_err(|source| Error::InvalidPercentEncoding {
+                    location: Source::Query,
+                    source,
+                })?;
+        }
+        parsed.set_query(None);
+        parsed.set_fragment(None);
+        Ok(RequestParts {
+            method: method.to_owned(),
+            url: parsed,
+            params,
+            form: false,
+            callback: None,
+            verifier: None,
+        })
+    }
+
+    /// Adds a query parameter: its name and value decoded, as text or bytes.
+    #[must_use]
+    pub fn query(mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> Self {
+        self.params
+            .push(Source::Query, name.as_ref(), value.as_ref());
+        self
+    }
+
+    /// Adds a form body parameter (`application/x-www-form-urlencoded`): its name and value
+    /// decoded, as text or bytes. The request then has a form body, whose parameters are
+    /// signed.
+    #[must_use]
+    pub fn form(mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> Self {
+        self.params
+            .push(Source::Body, name.as_ref(), value.as_ref());
+        self.form = true;
+        self
+    }
+
+    /// Gives the request a form body even with no parameters: an empty body sent as
+    /// `application/x-www-form-urlencoded`.
+    #[must_use]
+    pub fn with_empty_form(mut self) -> Self {
+        self.form = true;
+        self
+    }
+
+    /// `oauth_callback` (§2.1, temporary credentials request); `oob` for out of band.
+    #[must_use]
+    pub fn with_callback(mut self, callback: impl Into<String>) -> Self {
+        self.callback = Some(callback.into());
+        self
+    }
+
+    /// `oauth_verifier` (§2.3, token request).
+    #[must_use]
+    pub fn with_verifier(mut self, verifier: impl Into<String>) -> Self {
+        self.verifier = Some(verifier.into());
+        self
+    }
+
+    /// The method as given (the base string uppercases it).
+    #[must_use]
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The URL without its query.
+    #[must_use]
+    pub fn base_url(&self) -> &Url {
+        &self.url
+    }
+
+    /// The query's and the form body's parameters, in the order given.
+    #[must_use]
+    pub fn parameters(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
+        self.params.iter()
+    }
+
+    /// The URL to send: the base URL and the query's parameters, each name and value
+    /// percent-encoded (§3.6) and joined by `&`.
+    #[must_use]
+    pub fn url(&self) -> String {
+        let mut out = String::from(self.url.as_str());
+        let mut first = true;
+        for p in self.params.iter().filter(|p| p.source == Source::Query) {
+            out.push(if first { '?' } else { '&' });
+            first = false;
+            push_pair(&mut out, p);
+        }
+        out
+    }
+
+    /// Whether the request has a form body.
+    #[must_use]
+    pub fn has_form_body(&self) -> bool {
+        self.form
+    }
+
+    /// The form body to send, when the request has one: the form's parameters, each name and
+    /// value percent-encoded (§3.6) and joined by `&`; its Content-Type is
+    /// [`RequestParts::content_type`].
+    #[must_use]
+    pub fn form_body(&self) -> Option<Vec<u8>> {
+        if !self.form {
+            return None;
+        }
+        let mut out = String::new();
+        for p in self.params.iter().filter(|p| p.source == Source::Body) {
+            if !out.is_empty() {
+                out.push('&');
+            }
+            push_pair(&mut out, p);
+        }
+        Some(out.into_bytes())
+    }
+
+    /// `application/x-www-form-urlencoded` when the request has a form body.
+    #[must_use]
+    pub fn content_type(&self) -> Option<&'static str> {
+        self.form.then_some(FORM)
+    }
+
+    pub(crate) fn params(&self) -> &Parameters {
+        &self.params
+    }
+
+    pub(crate) fn callback(&self) -> Option<&str> {
+        self.callback.as_deref()
+    }
+
+    pub(crate) fn verifier(&self) -> Option<&str> {
+        self.verifier.as_deref()
+    }
+}
+
+/// `name=value`, each percent-encoded.
+fn push_pair(out: &mut String, p: Parameter<'_>) {
+    encode(p.name).append_to(out);
+    out.push('=');
+    encode(p.value).append_to(out);
+}
+
+impl fmt::Debug for RequestParts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The parameters' values are left out: a request may carry a secret in one.
+        f.debug_struct("RequestParts")
+            .field("method", &self.method)
+            .field("url", &self.url.as_str())
+            .field("parameters", &self.params.len())
+            .field("form", &self.form)
+            .finish_non_exhaustive()
+    }
+}
