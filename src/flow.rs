@@ -196,6 +196,19 @@ impl Answer {
     }
 }
 
+/// Whether a temporary-credentials answer must confirm the callback
+/// (`oauth_callback_confirmed=true`, §2.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Confirmation {
+    /// It must: OAuth 1.0a, as RFC 5849 says.
+    #[default]
+    Required,
+    /// It may be absent, for providers that never send it; a value other than `true` is
+    /// still refused.
+    NotRequired,
+}
+
 /// The temporary credentials of §2.1: a token and secret to sign the token request with.
 #[derive(Clone, Debug)]
 pub struct TemporaryCredentials {
@@ -211,12 +224,45 @@ impl TemporaryCredentials {
     /// `oauth_token` or `oauth_token_secret`; [`FlowError::CallbackNotConfirmed`] without
     /// `oauth_callback_confirmed=true`; [`FlowError::Malformed`].
     pub fn parse(body: &[u8]) -> Result<Self, FlowError> {
+        TemporaryCredentials::parse_with(body, Confirmation::Required)
+    }
+
+    /// [`TemporaryCredentials::parse`], with `oauth_callback_confirmed=true` required or not:
+    /// [`Confirmation::NotRequired`] is for providers that never send it (some speak OAuth 1.0
+    /// without the `a`, whose callback an attacker can replace: prefer `oob` with them).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`TemporaryCredentials::parse`]; [`FlowError::CallbackNotConfirmed`] only when
+    /// the confirmation is required, or when it is sent with another value than `true`.
+    pub fn parse_with(body: &[u8], confirmation: Confirmation) -> Result<Self, FlowError> {
         let answer = Answer::parse(body, "the temporary-credentials answer")?;
         let token = answer.token()?;
-        if answer.get("oauth_callback_confirmed") != Some("true") {
-            return Err(FlowError::CallbackNotConfirmed);
+        match (answer.get("oauth_callback_confirmed"), confirmation) {
+            (Some("true"), _) | (None, Confirmation::NotRequired) => {}
+            _ => return Err(FlowError::CallbackNotConfirmed),
         }
         Ok(TemporaryCredentials { token })
+    }
+
+    /// Temporary credentials kept from an earlier answer: the flow spans two web requests
+    /// (the client's redirect to the provider, then the provider's callback), and an
+    /// application keeps the token and secret between them, in its session for instance.
+    ///
+    /// ```
+    /// use oauth1_signer::flow::{Callback, TemporaryCredentials};
+    ///
+    /// // Stored when the user was sent away; read back when the callback arrives.
+    /// let temporary = TemporaryCredentials::new("hh5s93j4hdidpola", "hdhd0244k9j7ao03");
+    /// let callback = Callback::parse("oauth_token=hh5s93j4hdidpola&oauth_verifier=hfdp7dh39dks9884", &temporary)?;
+    /// assert_eq!(callback.verifier(), "hfdp7dh39dks9884");
+    /// # Ok::<(), oauth1_signer::flow::FlowError>(())
+    /// ```
+    #[must_use]
+    pub fn new(token: impl Into<String>, secret: impl Into<Secret>) -> Self {
+        TemporaryCredentials {
+            token: Token::new(token, secret),
+        }
     }
 
     /// The temporary token and secret.
@@ -366,6 +412,30 @@ mod tests {
                 .to_string(),
             "the temporary-credentials answer: x5 is given more than once"
         );
+    }
+
+    #[test]
+    fn the_confirmation_can_be_optional_but_never_false() {
+        let unconfirmed = b"oauth_token=a&oauth_token_secret=b";
+        assert_eq!(
+            TemporaryCredentials::parse(unconfirmed).unwrap_err(),
+            FlowError::CallbackNotConfirmed
+        );
+        let t = TemporaryCredentials::parse_with(unconfirmed, Confirmation::NotRequired).unwrap();
+        assert_eq!(t.token().key(), "a");
+        assert_eq!(t.token().secret().expose(), b"b");
+        for value in ["false", "TRUE", ""] {
+            let answer =
+                format!("oauth_token=a&oauth_token_secret=b&oauth_callback_confirmed={value}");
+            assert_eq!(
+                TemporaryCredentials::parse_with(answer.as_bytes(), Confirmation::NotRequired)
+                    .unwrap_err(),
+                FlowError::CallbackNotConfirmed,
+                "{value}"
+            );
+        }
+        let confirmed = b"oauth_token=a&oauth_token_secret=b&oauth_callback_confirmed=true";
+        assert!(TemporaryCredentials::parse_with(confirmed, Confirmation::NotRequired).is_ok());
     }
 
     #[test]
