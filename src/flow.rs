@@ -362,6 +362,12 @@ impl TokenCredentials {
         self.token
     }
 
+    /// Token credentials kept from an earlier answer, with the other parameters it carried.
+    #[must_use]
+    pub fn from_parts(token: Token, extra: Vec<(String, String)>) -> Self {
+        TokenCredentials { token, extra }
+    }
+
     /// The other parameters of the answer, in order.
     pub fn extra(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         self.extra.iter().map(|(n, v)| (n.as_str(), v.as_str()))

@@ -92,6 +92,8 @@ pub mod header;
 pub mod http;
 pub mod params;
 pub mod parts;
+#[cfg(feature = "serde")]
+pub mod persist;
 pub mod request;
 #[cfg(feature = "reqwest")]
 pub mod reqwest;
