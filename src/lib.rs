@@ -132,6 +132,13 @@ mod tests {
 
 /// The README's examples, run as doctests (those of the integrations need their features, so
 /// they run with all of them, as `scripts/test` does).
-#[cfg(all(doctest, feature = "http", feature = "reqwest", feature = "tower"))]
+#[cfg(all(
+    doctest,
+    feature = "http",
+    feature = "reqwest",
+    feature = "blocking",
+    feature = "tower",
+    feature = "serde"
+))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

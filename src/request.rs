@@ -235,6 +235,17 @@ impl Signer {
         self
     }
 
+    /// This signer without token credentials: the consumer alone, as the temporary-credentials
+    /// request (§2.1) is signed.
+    #[must_use]
+    pub fn without_token(&self) -> Self {
+        let mut signer = self.clone();
+        signer.key = SigningKey::new(self.consumer.secret(), &Secret::default());
+        signer.mac = KeyedMac::new(self.method, signer.key.expose());
+        signer.token = None;
+        signer
+    }
+
     /// The signature method.
     #[must_use]
     pub fn with_method(mut self, method: SignatureMethod) -> Self {

@@ -1,5 +1,6 @@
-//! Signing `reqwest` requests (feature `reqwest`): a middleware for `reqwest-middleware`, and
-//! an extension trait for a plain [`reqwest::Request`] or [`reqwest::blocking::Request`].
+//! Signing `reqwest` requests (feature `reqwest`): a middleware for `reqwest-middleware`, an
+//! extension trait for a plain [`reqwest::Request`] (or, with the feature `blocking`, a
+//! `reqwest::blocking::Request`), and the three-legged flow over HTTP ([`Provider`]).
 //!
 //! The middleware signs every request it sends with a fresh nonce and timestamp, so a retry
 //! (by a retry middleware added before it) is signed again, never sent with a replayed
@@ -41,7 +42,7 @@
 //! use oauth1_signer::{Consumer, Signer};
 //!
 //! let signer = Signer::new(Consumer::new("consumer key", "consumer secret"));
-//! let mut request = reqwest::blocking::Client::new()
+//! let mut request = reqwest::Client::new()
 //!     .get("https://api.example.com/photos?size=original")
 //!     .build()?;
 //! request.sign_oauth1(&signer)?;
@@ -60,8 +61,11 @@ use reqwest_middleware::Next;
 use url::Url;
 
 use crate::http::{sign_url, Transport, Written};
+
+mod provider;
 use crate::request::FORM;
 use crate::{Error, Nonce, Signed, Signer, Timestamp};
+pub use provider::{FetchError, Provider, EXCERPT_CHARS, MAX_ANSWER_BYTES};
 
 mod sealed {
     use ::http::{HeaderMap, Method};
@@ -101,11 +105,12 @@ mod sealed {
         };
     }
     sealed!(reqwest::Request);
+    #[cfg(feature = "blocking")]
     sealed!(reqwest::blocking::Request);
 }
 
-/// Signs a built `reqwest` request in place: a [`reqwest::Request`] or a
-/// [`reqwest::blocking::Request`].
+/// Signs a built `reqwest` request in place: a [`reqwest::Request`] or, with the feature
+/// `blocking`, a `reqwest::blocking::Request`.
 pub trait SignExt: sealed::Sealed {
     /// Signs with a fresh nonce and the system clock's time, and sets the `Authorization`
     /// header.
@@ -168,6 +173,7 @@ pub trait SignExt: sealed::Sealed {
 }
 
 impl SignExt for reqwest::Request {}
+#[cfg(feature = "blocking")]
 impl SignExt for reqwest::blocking::Request {}
 
 /// A `reqwest-middleware` middleware that signs every request it sends, each with a fresh

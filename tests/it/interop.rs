@@ -196,6 +196,7 @@ async fn oauthlib_accepts_every_method_shape_and_transport() {
     assert_eq!(accepted, 6 * 2 * (5 + 5 + 4));
 }
 
+#[cfg(feature = "blocking")]
 #[tokio::test]
 #[ignore = "needs the oauthlib server: run scripts/interop"]
 async fn oauthlib_accepts_a_realm_and_a_blocking_request() {

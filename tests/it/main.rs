@@ -12,6 +12,7 @@ mod http;
 mod interop;
 mod parts;
 mod properties;
+mod provider;
 mod redis;
 mod reqwest;
 mod secrets;

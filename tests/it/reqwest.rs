@@ -265,6 +265,7 @@ async fn the_extension_signs_a_plain_async_request() {
     );
 }
 
+#[cfg(feature = "blocking")]
 #[test]
 fn the_extension_signs_a_blocking_request() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -282,6 +283,7 @@ fn the_extension_signs_a_blocking_request() {
     assert_eq!(response.text().unwrap(), "dpf43f3p2l4k3l03 a=%20b");
 }
 
+#[cfg(feature = "blocking")]
 #[test]
 fn a_streaming_body_is_refused() {
     let mut request = reqwest::blocking::Client::new()

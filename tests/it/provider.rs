@@ -1,0 +1,317 @@
+//! The three-legged flow over HTTP (`reqwest::Provider`) against a loopback provider that
+//! verifies each step with the `tower` layer: temporary credentials with the callback, token
+//! credentials with the verifier, then a resource request with them; and every way a provider
+//! can answer badly, each a clear error and none a hang.
+#![cfg(all(feature = "reqwest", feature = "tower"))]
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::routing::any;
+use axum::{Extension, Router};
+use oauth1_signer::flow::{Callback, Confirmation, FlowError};
+use oauth1_signer::reqwest::{FetchError, Provider, SignExt};
+use oauth1_signer::tower::VerifyLayer;
+use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
+use oauth1_signer::{Consumer, Signer};
+
+const CONSUMER: (&str, &str) = ("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+const TEMPORARY: (&str, &str) = ("hh5s93j4hdidpola", "hdhd0244k9j7ao03");
+const VERIFIER: &str = "hfdp7dh39dks9884";
+const TOKEN: (&str, &str) = ("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
+
+fn parameter(verified: &Verified, name: &str) -> Option<String> {
+    (verified.protocol_parameter(name)).map(|v| String::from_utf8(v.to_vec()).unwrap())
+}
+
+/// §2.1: a request without a token, with a callback.
+async fn initiate(Extension(verified): Extension<Verified>) -> (StatusCode, String) {
+    if verified.token().is_some() || parameter(&verified, "oauth_callback").is_none() {
+        return (
+            StatusCode::BAD_REQUEST,
+            "oauth_problem=parameter_absent".into(),
+        );
+    }
+    let (token, secret) = TEMPORARY;
+    (
+        StatusCode::OK,
+        format!("oauth_token={token}&oauth_token_secret={secret}&oauth_callback_confirmed=true"),
+    )
+}
+
+/// §2.3: the temporary token and the verifier.
+async fn token(Extension(verified): Extension<Verified>) -> (StatusCode, String) {
+    if verified.token() != Some(TEMPORARY.0)
+        || parameter(&verified, "oauth_verifier").as_deref() != Some(VERIFIER)
+    {
+        return (
+            StatusCode::UNAUTHORIZED,
+            "oauth_problem=verifier_invalid".into(),
+        );
+    }
+    let (token, secret) = TOKEN;
+    (
+        StatusCode::OK,
+        format!("oauth_token={token}&oauth_token_secret={secret}&user_id=6253282"),
+    )
+}
+
+async fn resource(Extension(verified): Extension<Verified>) -> String {
+    format!("hello {}", verified.token().unwrap_or("nobody"))
+}
+
+/// The provider on a loopback port, and its origin.
+async fn provider() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let mut credentials = MemoryCredentials::new();
+    credentials.add_consumer(CONSUMER.0, CONSUMER.1);
+    credentials.add_token(CONSUMER.0, TEMPORARY.0, TEMPORARY.1);
+    credentials.add_token(CONSUMER.0, TOKEN.0, TOKEN.1);
+    let layer =
+        VerifyLayer::new(Verifier::new(credentials, MemoryNonceStore::new()), &origin).unwrap();
+    let app = Router::new()
+        .route("/initiate", any(initiate))
+        .route("/token", any(token))
+        .route("/resource", any(resource))
+        .layer(layer)
+        .route(
+            "/unconfirmed",
+            any(|| async { "oauth_token=a&oauth_token_secret=b" }),
+        )
+        .route(
+            "/problem",
+            any(|| async {
+                (
+                    StatusCode::UNAUTHORIZED,
+                    "oauth_problem=consumer_key_rejected&oauth_problem_advice=Apply%20for%20a%20key",
+                )
+            }),
+        )
+        .route(
+            "/html",
+            any(|| async {
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("<html><body>{}</body></html>", "Oops. ".repeat(200)),
+                )
+            }),
+        )
+        .route("/huge", any(|| async { "a".repeat(100_000) }))
+        .route(
+            "/slow",
+            any(|| async {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                "late"
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    origin
+}
+
+fn consumer() -> Signer {
+    Signer::new(Consumer::new(CONSUMER.0, CONSUMER.1))
+}
+
+fn endpoints(origin: &str, initiate: &str, token: &str) -> Provider {
+    Provider::new(
+        &format!("{origin}{initiate}"),
+        &format!("{origin}/authorize"),
+        &format!("{origin}{token}"),
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn the_flow_gets_token_credentials_that_sign_for_the_user() {
+    let origin = provider().await;
+    let provider = endpoints(&origin, "/initiate", "/token");
+    let client = reqwest::Client::new();
+
+    let temporary = provider
+        .temporary_credentials(&client, &consumer(), "https://client.example/ready")
+        .await
+        .unwrap();
+    assert_eq!(temporary.token().key(), TEMPORARY.0);
+    assert_eq!(
+        provider.authorization_url(&temporary).as_str(),
+        format!("{origin}/authorize?oauth_token={}", TEMPORARY.0)
+    );
+    let callback = Callback::parse(
+        &format!("oauth_token={}&oauth_verifier={VERIFIER}", TEMPORARY.0),
+        &temporary,
+    )
+    .unwrap();
+    let credentials = provider
+        .token_credentials(&client, &consumer(), &temporary, callback.verifier())
+        .await
+        .unwrap();
+    assert_eq!(credentials.token().key(), TOKEN.0);
+    assert_eq!(
+        credentials.extra().collect::<Vec<_>>(),
+        [("user_id", "6253282")]
+    );
+
+    let user = consumer().with_token(credentials.into_token());
+    let mut request = client.get(format!("{origin}/resource")).build().unwrap();
+    request.sign_oauth1(&user).unwrap();
+    let response = client.execute(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.text().await.unwrap(), format!("hello {}", TOKEN.0));
+
+    // A wrong verifier is the provider's problem report.
+    let e = provider
+        .token_credentials(&client, &consumer(), &temporary, "wrong")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the provider answered 401 with oauth_problem=verifier_invalid"
+    );
+}
+
+#[tokio::test]
+async fn a_signer_with_a_token_asks_for_temporary_credentials_without_it() {
+    let origin = provider().await;
+    let provider = endpoints(&origin, "/initiate", "/token");
+    let signer = consumer().with_token(oauth1_signer::Token::new(TOKEN.0, TOKEN.1));
+    let temporary = provider
+        .temporary_credentials(&reqwest::Client::new(), &signer, "oob")
+        .await
+        .unwrap();
+    assert_eq!(temporary.token().key(), TEMPORARY.0);
+}
+
+#[tokio::test]
+async fn an_unconfirmed_callback_fails_by_default_and_passes_when_allowed() {
+    let origin = provider().await;
+    let client = reqwest::Client::new();
+    let provider = endpoints(&origin, "/unconfirmed", "/token");
+    let e = provider
+        .temporary_credentials(&client, &consumer(), "oob")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, FetchError::Answer(FlowError::CallbackNotConfirmed)),
+        "{e}"
+    );
+    let temporary = provider
+        .with_confirmation(Confirmation::NotRequired)
+        .temporary_credentials(&client, &consumer(), "oob")
+        .await
+        .unwrap();
+    assert_eq!(temporary.token().key(), "a");
+}
+
+#[tokio::test]
+async fn bad_answers_are_clear_errors() {
+    let origin = provider().await;
+    let client = reqwest::Client::new();
+    let ask = |path: &str| {
+        let provider = endpoints(&origin, path, "/token");
+        let client = client.clone();
+        async move {
+            provider
+                .temporary_credentials(&client, &consumer(), "oob")
+                .await
+                .unwrap_err()
+        }
+    };
+
+    let e = ask("/problem").await;
+    assert_eq!(
+        e.to_string(),
+        "the provider answered 401 with oauth_problem=consumer_key_rejected (Apply for a key)"
+    );
+    let FetchError::Status {
+        status,
+        problem,
+        advice,
+        excerpt,
+        ..
+    } = e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (status, problem.as_deref(), advice.as_deref()),
+        (401, Some("consumer_key_rejected"), Some("Apply for a key"))
+    );
+    assert!(excerpt.starts_with("oauth_problem=consumer_key_rejected"));
+
+    let e = ask("/html").await;
+    let FetchError::Status {
+        status,
+        problem,
+        excerpt,
+        ..
+    } = &e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!((*status, problem), (500, &None));
+    assert_eq!(
+        excerpt.chars().count(),
+        oauth1_signer::reqwest::EXCERPT_CHARS
+    );
+    assert!(
+        e.to_string()
+            .starts_with("the provider answered 500: \"<html><body>Oops. Oops."),
+        "{e}"
+    );
+
+    let e = ask("/huge").await;
+    assert!(matches!(e, FetchError::TooLarge), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "the provider's answer is longer than 65536 bytes: is this the right endpoint?"
+    );
+
+    // A request signed with the wrong secret is refused by the provider's verifier.
+    let provider = endpoints(&origin, "/initiate", "/token");
+    let wrong = Signer::new(Consumer::new(CONSUMER.0, "not the secret"));
+    let e = provider
+        .temporary_credentials(&client, &wrong, "oob")
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("the provider answered 401 with oauth_problem=signature_invalid"),
+        "{e}"
+    );
+
+    // A provider that never answers: the client's timeout ends the wait.
+    let slow = reqwest::Client::builder()
+        .timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let e = endpoints(&origin, "/slow", "/token")
+        .temporary_credentials(&slow, &consumer(), "oob")
+        .await
+        .unwrap_err();
+    assert!(matches!(&e, FetchError::Http(h) if h.is_timeout()), "{e}");
+    assert!(e.to_string().starts_with("sending the request: "), "{e}");
+}
+
+#[cfg(feature = "blocking")]
+#[test]
+fn the_blocking_helpers_get_token_credentials() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let origin = runtime.block_on(provider());
+    let provider = endpoints(&origin, "/initiate", "/token");
+    let client = reqwest::blocking::Client::new();
+    let temporary = provider
+        .temporary_credentials_blocking(&client, &consumer(), "oob")
+        .unwrap();
+    let credentials = provider
+        .token_credentials_blocking(&client, &consumer(), &temporary, VERIFIER)
+        .unwrap();
+    assert_eq!(credentials.token().key(), TOKEN.0);
+    let e = endpoints(&origin, "/problem", "/token")
+        .temporary_credentials_blocking(&client, &consumer(), "oob")
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the provider answered 401 with oauth_problem=consumer_key_rejected (Apply for a key)"
+    );
+}
