@@ -283,6 +283,12 @@ impl Signer {
         self
     }
 
+    /// Whether `oauth_body_hash` is sent.
+    #[must_use]
+    pub fn body_hash(&self) -> BodyHash {
+        self.body_hash
+    }
+
     /// The client credentials.
     #[must_use]
     pub fn consumer(&self) -> &Consumer {

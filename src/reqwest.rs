@@ -50,8 +50,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! A body given as a stream cannot be signed ([`Error::StreamingBody`]): its form parameters
-//! or its hash would have to be read before it is sent.
+//! A body given as a stream (a multipart upload, a file) is signed without being read: RFC 5849
+//! signs only a form body's parameters. A form body, the Body Hash extension and the form body
+//! transport need the bytes, so with a streamed body they are an error
+//! ([`Error::StreamingBody`]) that says to give the body as bytes. The middleware sends a
+//! streamed body once: it cannot send it again to follow a redirect.
 
 use ::http::header::{
     HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, COOKIE, LOCATION, PROXY_AUTHORIZATION,
@@ -64,19 +67,18 @@ use crate::http::{sign_url, Transport, Written};
 
 mod provider;
 use crate::request::FORM;
-use crate::{Error, Nonce, Signed, Signer, Timestamp};
+use crate::{BodyHash, Error, Nonce, Signed, Signer, Timestamp};
 pub use provider::{FetchError, Provider, EXCERPT_CHARS, MAX_ANSWER_BYTES};
 
 mod sealed {
     use ::http::{HeaderMap, Method};
     use url::Url;
 
-    use crate::Error;
-
     /// What signing reads and writes, alike for both kinds of request.
     pub trait Sealed {
-        /// Method, URL, headers and the body's bytes (empty when there is no body).
-        fn parts(&self) -> Result<(&Method, &Url, &HeaderMap, &[u8]), Error>;
+        /// Method, URL, headers and the body's bytes (empty when there is no body, `None`
+        /// when it is a stream).
+        fn parts(&self) -> (&Method, &Url, &HeaderMap, Option<&[u8]>);
         fn set_url(&mut self, url: Url);
         fn headers(&mut self) -> &mut HeaderMap;
         fn set_body(&mut self, body: Vec<u8>);
@@ -85,12 +87,12 @@ mod sealed {
     macro_rules! sealed {
         ($request:ty) => {
             impl Sealed for $request {
-                fn parts(&self) -> Result<(&Method, &Url, &HeaderMap, &[u8]), Error> {
+                fn parts(&self) -> (&Method, &Url, &HeaderMap, Option<&[u8]>) {
                     let body = match self.body() {
-                        None => &[][..],
-                        Some(body) => body.as_bytes().ok_or(Error::StreamingBody)?,
+                        None => Some(&[][..]),
+                        Some(body) => body.as_bytes(),
                     };
-                    Ok((self.method(), self.url(), self.headers(), body))
+                    (self.method(), self.url(), self.headers(), body)
                 }
                 fn set_url(&mut self, url: Url) {
                     *self.url_mut() = url;
@@ -141,7 +143,13 @@ pub trait SignExt: sealed::Sealed {
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
-        let (method, url, headers, body) = self.parts()?;
+        let (method, url, headers, body) = self.parts();
+        let body = if let Some(body) = body {
+            body
+        } else {
+            check_streamed(signer, headers, transport)?;
+            &[]
+        };
         let (done, written) = sign_url(
             signer,
             method.as_str(),
@@ -170,6 +178,24 @@ pub trait SignExt: sealed::Sealed {
         }
         Ok(done)
     }
+}
+
+/// A streamed body is signed unread, unless the signature needs its bytes.
+fn check_streamed(
+    signer: &Signer,
+    headers: &::http::HeaderMap,
+    transport: Transport,
+) -> Result<(), Error> {
+    let needed_for = if crate::request::is_form(crate::http::content_type(headers)) {
+        "its Content-Type is application/x-www-form-urlencoded, whose parameters are signed"
+    } else if signer.body_hash() == BodyHash::Send {
+        "oauth_body_hash is a digest of it (or sign without the body hash)"
+    } else if transport == Transport::FormBody {
+        "the form body transport adds the parameters to it"
+    } else {
+        return Ok(());
+    };
+    Err(Error::StreamingBody { needed_for })
 }
 
 impl SignExt for reqwest::Request {}
@@ -217,7 +243,9 @@ impl OAuth1Middleware {
         request: &reqwest::Request,
         origin: &url::Origin,
     ) -> Result<reqwest::Request, Error> {
-        let mut copy = request.try_clone().ok_or(Error::StreamingBody)?;
+        let mut copy = request.try_clone().ok_or(Error::StreamingBody {
+            needed_for: "it is sent again",
+        })?;
         if copy.url().origin() == *origin {
             copy.sign_oauth1_with(
                 &self.signer,
@@ -238,6 +266,20 @@ impl reqwest_middleware::Middleware for OAuth1Middleware {
         extensions: &mut Extensions,
         next: Next<'_>,
     ) -> reqwest_middleware::Result<reqwest::Response> {
+        if request.try_clone().is_none() {
+            // A streamed body is sent once, signed in place: it cannot be sent again for a
+            // redirect.
+            let mut request = request;
+            request
+                .sign_oauth1_with(
+                    &self.signer,
+                    self.transport,
+                    &Nonce::generate().map_err(reqwest_middleware::Error::middleware)?,
+                    Timestamp::now().map_err(reqwest_middleware::Error::middleware)?,
+                )
+                .map_err(reqwest_middleware::Error::middleware)?;
+            return next.run(request, extensions).await;
+        }
         let origin = request.url().origin();
         let mut unsigned = request;
         let mut redirects = 0;

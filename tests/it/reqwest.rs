@@ -285,17 +285,71 @@ fn the_extension_signs_a_blocking_request() {
 
 #[cfg(feature = "blocking")]
 #[test]
-fn a_streaming_body_is_refused() {
-    let mut request = reqwest::blocking::Client::new()
-        .post("https://example.com/")
-        .body(reqwest::blocking::Body::new(std::io::Cursor::new(
-            b"a=1".to_vec(),
-        )))
-        .build()
+fn a_streamed_body_is_signed_unread_unless_the_signature_needs_it() {
+    let streamed = |content_type: Option<&str>| {
+        let mut request = reqwest::blocking::Client::new()
+            .post("https://example.com/upload")
+            .body(reqwest::blocking::Body::new(std::io::Cursor::new(
+                b"a=1".to_vec(),
+            )));
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        request.build().unwrap()
+    };
+    let signed = streamed(Some("application/octet-stream"))
+        .sign_oauth1(&signer())
         .unwrap();
-    let err = request.sign_oauth1(&signer()).unwrap_err();
+    assert!(signed
+        .parameters()
+        .iter()
+        .all(|p| p.name.starts_with(b"oauth_")));
+
+    let err = streamed(Some("application/x-www-form-urlencoded"))
+        .sign_oauth1(&signer())
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "the request body is a stream, which cannot be signed: give the body as bytes"
+        "the request body is a stream, which cannot be read before it is sent, but its Content-Type is application/x-www-form-urlencoded, whose parameters are signed: give the body as bytes"
     );
+    let hashing = signer().with_body_hash(oauth1_signer::BodyHash::Send);
+    let err = streamed(None).sign_oauth1(&hashing).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the request body is a stream, which cannot be read before it is sent, but oauth_body_hash is a digest of it (or sign without the body hash): give the body as bytes"
+    );
+    let err = streamed(None)
+        .sign_oauth1_with(
+            &signer(),
+            Transport::FormBody,
+            &oauth1_signer::Nonce::new("n").unwrap(),
+            oauth1_signer::Timestamp::new(1),
+        )
+        .unwrap_err();
+    assert!(err
+        .to_string()
+        .contains("the form body transport adds the parameters to it"));
+}
+
+#[tokio::test]
+async fn a_multipart_upload_is_signed_and_verifies() {
+    let (origin, seen) = servers().await;
+    let client = client(OAuth1Middleware::new(signer()));
+    let form = reqwest::multipart::Form::new()
+        .text("title", "a photo")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(vec![b'x'; 100_000]).file_name("photo.jpg"),
+        );
+    let response = client
+        .post(format!("{origin}/photos"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    assert!(text.starts_with("dpf43f3p2l4k3l03 --"), "{}", &text[..80]);
+    assert!(text.contains("filename=\"photo.jpg\""));
+    assert_eq!(seen.nonces.lock().unwrap().len(), 1);
 }
