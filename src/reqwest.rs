@@ -202,6 +202,51 @@ impl SignExt for reqwest::Request {}
 #[cfg(feature = "blocking")]
 impl SignExt for reqwest::blocking::Request {}
 
+/// Credentials for one request in place of the middleware's own, so that one client serves
+/// many users: put it on the request with `with_extension`.
+///
+/// ```no_run
+/// use oauth1_signer::reqwest::{OAuth1Middleware, SignAs};
+/// use oauth1_signer::{Consumer, Signer, Token};
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
+///     .with(OAuth1Middleware::new(Signer::new(Consumer::new("app key", "app secret"))))
+///     .build();
+/// let alice = Token::new("alice's token", "alice's token secret");
+/// let response = client
+///     .get("https://api.example.com/1.1/account/verify_credentials.json")
+///     .with_extension(SignAs::token(alice))
+///     .send()
+///     .await?;
+/// # let _ = response;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct SignAs(As);
+
+#[derive(Clone, Debug)]
+enum As {
+    Token(crate::Token),
+    Signer(Box<Signer>),
+}
+
+impl SignAs {
+    /// The middleware's signer (its consumer and options) with this token in place of its
+    /// own, if any.
+    #[must_use]
+    pub fn token(token: crate::Token) -> Self {
+        SignAs(As::Token(token))
+    }
+
+    /// Another signer altogether: its consumer, token and options.
+    #[must_use]
+    pub fn signer(signer: Signer) -> Self {
+        SignAs(As::Signer(Box::new(signer)))
+    }
+}
+
 /// A `reqwest-middleware` middleware that signs every request it sends, each with a fresh
 /// nonce and timestamp, and follows redirects itself; see the [module documentation](self).
 #[derive(Clone, Debug)]
@@ -237,9 +282,22 @@ impl OAuth1Middleware {
         self
     }
 
+    /// The signer of a request: the middleware's, unless the request names its own.
+    fn signer_for(&self, extensions: &Extensions) -> std::borrow::Cow<'_, Signer> {
+        use std::borrow::Cow;
+        match extensions.get::<SignAs>() {
+            None => Cow::Borrowed(&self.signer),
+            Some(SignAs(As::Token(token))) => {
+                Cow::Owned(self.signer.clone().with_token(token.clone()))
+            }
+            Some(SignAs(As::Signer(signer))) => Cow::Owned(Signer::clone(signer)),
+        }
+    }
+
     /// Signs a copy of `request` if it goes to `origin`, with a fresh nonce and timestamp.
     fn signed_copy(
         &self,
+        signer: &Signer,
         request: &reqwest::Request,
         origin: &url::Origin,
     ) -> Result<reqwest::Request, Error> {
@@ -248,7 +306,7 @@ impl OAuth1Middleware {
         })?;
         if copy.url().origin() == *origin {
             copy.sign_oauth1_with(
-                &self.signer,
+                signer,
                 self.transport,
                 &Nonce::generate()?,
                 Timestamp::now()?,
@@ -266,13 +324,14 @@ impl reqwest_middleware::Middleware for OAuth1Middleware {
         extensions: &mut Extensions,
         next: Next<'_>,
     ) -> reqwest_middleware::Result<reqwest::Response> {
+        let signer = self.signer_for(extensions);
         if request.try_clone().is_none() {
             // A streamed body is sent once, signed in place: it cannot be sent again for a
             // redirect.
             let mut request = request;
             request
                 .sign_oauth1_with(
-                    &self.signer,
+                    &signer,
                     self.transport,
                     &Nonce::generate().map_err(reqwest_middleware::Error::middleware)?,
                     Timestamp::now().map_err(reqwest_middleware::Error::middleware)?,
@@ -285,7 +344,7 @@ impl reqwest_middleware::Middleware for OAuth1Middleware {
         let mut redirects = 0;
         loop {
             let sending = self
-                .signed_copy(&unsigned, &origin)
+                .signed_copy(&signer, &unsigned, &origin)
                 .map_err(reqwest_middleware::Error::middleware)?;
             let response = next.clone().run(sending, extensions).await?;
             if redirects == self.max_redirects {

@@ -315,3 +315,38 @@ fn the_blocking_helpers_get_token_credentials() {
         "the provider answered 401 with oauth_problem=consumer_key_rejected (Apply for a key)"
     );
 }
+
+#[tokio::test]
+async fn one_client_signs_for_each_user_its_request_names() {
+    use oauth1_signer::reqwest::{OAuth1Middleware, SignAs};
+    use oauth1_signer::Token;
+
+    let origin = provider().await;
+    let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
+        .with(OAuth1Middleware::new(consumer()))
+        .build();
+    let get = |sign_as: Option<SignAs>| {
+        let mut request = client.get(format!("{origin}/resource"));
+        if let Some(sign_as) = sign_as {
+            request = request.with_extension(sign_as);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    for _ in 0..2 {
+        let alice = get(Some(SignAs::token(Token::new(TOKEN.0, TOKEN.1)))).await;
+        assert_eq!(alice, (200, format!("hello {}", TOKEN.0)));
+        let bob = get(Some(SignAs::token(Token::new(TEMPORARY.0, TEMPORARY.1)))).await;
+        assert_eq!(bob, (200, format!("hello {}", TEMPORARY.0)));
+        assert_eq!(get(None).await, (200, "hello nobody".to_owned()));
+    }
+    // Another signer altogether, here with the wrong secret: refused.
+    let wrong = Signer::new(Consumer::new(CONSUMER.0, "not the secret"));
+    let (status, _) = get(Some(SignAs::signer(wrong))).await;
+    assert_eq!(status, 401);
+    // A token the provider does not hold for this consumer: refused.
+    let (status, _) = get(Some(SignAs::token(Token::new("stranger", "s")))).await;
+    assert_eq!(status, 401);
+}
