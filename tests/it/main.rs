@@ -10,6 +10,7 @@ mod explain;
 mod fixtures;
 mod http;
 mod interop;
+mod interop_provider;
 mod parts;
 mod properties;
 mod provider;
