@@ -11,9 +11,9 @@
 //! - [`Secret`]: a string (a secret that is not UTF-8 cannot be written);
 //! - [`Consumer`](crate::Consumer) and [`Token`](crate::Token):
 //!   `{"key": "…", "secret": "…"}`;
-//! - [`TemporaryCredentials`](crate::flow::TemporaryCredentials): its token,
+//! - [`TemporaryCredentials`]: its token,
 //!   `{"key": "…", "secret": "…"}`;
-//! - [`TokenCredentials`](crate::flow::TokenCredentials):
+//! - [`TokenCredentials`]:
 //!   `{"token": {"key": "…", "secret": "…"}, "extra": [["user_id", "…"], …]}`.
 //!
 //! ```

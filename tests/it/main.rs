@@ -6,6 +6,7 @@ mod common;
 mod allocations;
 mod bad_input;
 mod cli;
+mod cli_authorize;
 mod explain;
 mod fixtures;
 mod http;

@@ -4,7 +4,10 @@
 //! can answer badly, each a clear error and none a hang.
 #![cfg(all(feature = "reqwest", feature = "tower"))]
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use axum::extract::RawQuery;
 
 use axum::http::StatusCode;
 use axum::routing::any;
@@ -15,23 +18,36 @@ use oauth1_signer::tower::VerifyLayer;
 use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 use oauth1_signer::{Consumer, Signer};
 
-const CONSUMER: (&str, &str) = ("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
-const TEMPORARY: (&str, &str) = ("hh5s93j4hdidpola", "hdhd0244k9j7ao03");
-const VERIFIER: &str = "hfdp7dh39dks9884";
-const TOKEN: (&str, &str) = ("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
+pub(crate) const CONSUMER: (&str, &str) = ("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+pub(crate) const TEMPORARY: (&str, &str) = ("hh5s93j4hdidpola", "hdhd0244k9j7ao03");
+pub(crate) const VERIFIER: &str = "hfdp7dh39dks9884";
+pub(crate) const TOKEN: (&str, &str) = ("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
 
 fn parameter(verified: &Verified, name: &str) -> Option<String> {
     (verified.protocol_parameter(name)).map(|v| String::from_utf8(v.to_vec()).unwrap())
 }
 
+/// The callback the last temporary-credentials request named.
+type Callbacks = Arc<Mutex<Option<String>>>;
+
 /// §2.1: a request without a token, with a callback.
-async fn initiate(Extension(verified): Extension<Verified>) -> (StatusCode, String) {
-    if verified.token().is_some() || parameter(&verified, "oauth_callback").is_none() {
+async fn initiate(
+    Extension(verified): Extension<Verified>,
+    Extension(callbacks): Extension<Callbacks>,
+) -> (StatusCode, String) {
+    let Some(callback) = parameter(&verified, "oauth_callback") else {
         return (
             StatusCode::BAD_REQUEST,
             "oauth_problem=parameter_absent".into(),
         );
+    };
+    if verified.token().is_some() {
+        return (
+            StatusCode::BAD_REQUEST,
+            "oauth_problem=token_rejected".into(),
+        );
     }
+    *callbacks.lock().unwrap() = Some(callback);
     let (token, secret) = TEMPORARY;
     (
         StatusCode::OK,
@@ -56,12 +72,32 @@ async fn token(Extension(verified): Extension<Verified>) -> (StatusCode, String)
     )
 }
 
+/// §2.2: the resource owner approves at once; the browser goes back to the callback, or is
+/// shown the verifier for `oob`.
+async fn authorize(
+    Extension(callbacks): Extension<Callbacks>,
+    RawQuery(query): RawQuery,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let token = TEMPORARY.0;
+    if query.as_deref() != Some(&format!("oauth_token={token}")) {
+        return (StatusCode::BAD_REQUEST, "unknown temporary token").into_response();
+    }
+    let answer = format!("oauth_token={token}&oauth_verifier={VERIFIER}");
+    match callbacks.lock().unwrap().clone() {
+        Some(callback) if callback != "oob" => {
+            axum::response::Redirect::to(&format!("{callback}?{answer}")).into_response()
+        }
+        _ => answer.into_response(),
+    }
+}
+
 async fn resource(Extension(verified): Extension<Verified>) -> String {
     format!("hello {}", verified.token().unwrap_or("nobody"))
 }
 
 /// The provider on a loopback port, and its origin.
-async fn provider() -> String {
+pub(crate) async fn provider() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = format!("http://{}", listener.local_addr().unwrap());
     let mut credentials = MemoryCredentials::new();
@@ -98,6 +134,7 @@ async fn provider() -> String {
             }),
         )
         .route("/huge", any(|| async { "a".repeat(100_000) }))
+        .route("/authorize", any(authorize))
         .route(
             "/slow",
             any(|| async {
@@ -105,6 +142,7 @@ async fn provider() -> String {
                 "late"
             }),
         );
+    let app = app.layer(Extension(Callbacks::default()));
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     origin
 }

@@ -11,6 +11,9 @@
 //! oauth1 explain --method GET --url 'https://api.example.com/1/x.json?a=1' \
 //!     --consumer-key KEY --nonce N --timestamp 1318622958 --server-response 401.txt
 //! oauth1 explain --jsonl < explain.jsonl
+//! oauth1 authorize --request-token-url https://api.example.com/oauth/request_token \
+//!     --authorize-url https://api.example.com/oauth/authorize \
+//!     --access-token-url https://api.example.com/oauth/access_token --consumer-key KEY
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
@@ -42,6 +45,9 @@ enum Command {
     Verify(Box<VerifyArgs>),
     /// Explain why the other side's signature or base string differs from this request's.
     Explain(Box<ExplainArgs>),
+    /// Get token credentials from a provider: the three-legged flow, with a loopback callback
+    /// (or the verifier typed in, with --callback oob).
+    Authorize(Box<AuthorizeArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -156,6 +162,47 @@ struct ExplainArgs {
 }
 
 #[derive(Args)]
+struct AuthorizeArgs {
+    /// The provider's temporary-credentials endpoint (RFC 5849 §2.1).
+    #[arg(long)]
+    request_token_url: String,
+    /// The provider's resource-owner authorization endpoint (§2.2).
+    #[arg(long)]
+    authorize_url: String,
+    /// The provider's token-credentials endpoint (§2.3).
+    #[arg(long)]
+    access_token_url: String,
+    /// oauth_consumer_key.
+    #[arg(long)]
+    consumer_key: String,
+    /// The consumer secret; prefer the environment variable, which stays out of shell history.
+    #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
+    consumer_secret: Option<String>,
+    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256.
+    #[arg(long, default_value = "HMAC-SHA1")]
+    signature_method: String,
+    /// PEM file of the RSA private key (PKCS#1 or PKCS#8), for the RSA methods.
+    #[arg(long, value_name = "FILE")]
+    private_key_file: Option<PathBuf>,
+    /// realm of the Authorization header.
+    #[arg(long)]
+    realm: Option<String>,
+    /// oob: no callback; type the verifier (PIN) the provider shows. Without it, the command
+    /// listens on loopback and sends that URL as oauth_callback.
+    #[arg(long, value_name = "oob")]
+    callback: Option<String>,
+    /// Where the callback listener listens.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    listen: String,
+    /// Seconds to wait for the browser's redirect or the verifier.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    timeout: u64,
+    /// Print the credentials as one JSON object instead of name=value lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
 struct VerifyArgs {
     /// Read received requests as JSON Lines on standard input (the request-case verify
     /// format) and write one verdict line for each; one nonce store serves the whole stream.
@@ -201,6 +248,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::one(*args),
         Command::Explain(args) if args.sign.jsonl => explain::jsonl(),
         Command::Explain(args) => explain::one(*args),
+        Command::Authorize(args) => authorize::run(&args),
         Command::Encode { value } => encode(&value),
     };
     match result {
@@ -241,6 +289,7 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }
 
+mod authorize;
 mod explain;
 mod sign;
 mod verify;
