@@ -10,11 +10,16 @@ use std::time::{Duration, Instant};
 use crate::provider::{provider, CONSUMER, TEMPORARY, TOKEN, VERIFIER};
 
 fn authorize(origin: &str, extra: &[&str]) -> Child {
+    authorize_at(origin, "/initiate", extra)
+}
+
+/// `oauth1 authorize` with `initiate` as the temporary-credentials endpoint.
+fn authorize_at(origin: &str, initiate: &str, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_oauth1"))
         .args([
             "authorize",
             "--request-token-url",
-            &format!("{origin}/initiate"),
+            &format!("{origin}{initiate}"),
             "--authorize-url",
             &format!("{origin}/authorize"),
             "--access-token-url",
@@ -177,20 +182,8 @@ fn the_wait_ends_at_the_timeout_with_a_clear_error() {
 #[test]
 fn a_provider_error_is_reported_and_nothing_waits() {
     let (_runtime, origin) = runtime_with_provider();
-    let output = Command::new(env!("CARGO_BIN_EXE_oauth1"))
-        .args([
-            "authorize",
-            "--request-token-url",
-            &format!("{origin}/problem"),
-            "--authorize-url",
-            &format!("{origin}/authorize"),
-            "--access-token-url",
-            &format!("{origin}/token"),
-            "--consumer-key",
-            CONSUMER.0,
-        ])
-        .env("OAUTH1_CONSUMER_SECRET", CONSUMER.1)
-        .output()
+    let output = authorize_at(&origin, "/problem", &[])
+        .wait_with_output()
         .unwrap();
     assert!(!output.status.success());
     assert_eq!(
