@@ -38,7 +38,9 @@ fn authorize_at(origin: &str, initiate: &str, extra: &[&str]) -> Child {
 
 /// Reads standard error up to the line that holds the authorization URL alone (indented),
 /// and returns the URL, everything read, and the rest of standard error to come.
-fn printed_url(child: &mut Child) -> (String, Vec<String>, std::thread::JoinHandle<String>) {
+pub(crate) fn printed_url(
+    child: &mut Child,
+) -> (String, Vec<String>, std::thread::JoinHandle<String>) {
     let stderr = child.stderr.take().unwrap();
     let mut lines = BufReader::new(stderr).lines();
     let mut seen = Vec::new();

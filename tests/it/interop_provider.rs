@@ -226,3 +226,87 @@ async fn the_providers_refusals_are_clear_errors() {
     let e = Callback::parse("oauth_token=someone-else&oauth_verifier=v", &temporary).unwrap_err();
     assert_eq!(e, FlowError::TokenMismatch);
 }
+
+/// `oauth1 authorize` against the oauthlib provider, in both callback modes; the test plays
+/// the browser with the URL the command prints.
+#[cfg(all(feature = "cli", feature = "tower"))]
+mod command_line {
+    use std::io::Write;
+    use std::process::{Child, Command, Stdio};
+
+    use super::{origin, CONSUMER};
+    use crate::cli_authorize::printed_url;
+
+    fn authorize(extra: &[&str]) -> Child {
+        let origin = origin();
+        Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            .args([
+                "authorize",
+                "--request-token-url",
+                &format!("{origin}/request_token"),
+                "--authorize-url",
+                &format!("{origin}/authorize"),
+                "--access-token-url",
+                &format!("{origin}/access_token"),
+                "--consumer-key",
+                CONSUMER.0,
+                "--timeout",
+                "30",
+                "--json",
+            ])
+            .args(extra)
+            .env("OAUTH1_CONSUMER_SECRET", CONSUMER.1)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    /// The credentials the command printed, checked by a resource request signed with them.
+    fn printed_credentials_work(child: Child) {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(printed["user"], "alice");
+        let user = oauth1_signer::Signer::new(oauth1_signer::Consumer::new(CONSUMER.0, CONSUMER.1))
+            .with_token(oauth1_signer::Token::new(
+                printed["oauth_token"].as_str().unwrap(),
+                printed["oauth_token_secret"].as_str().unwrap(),
+            ));
+        let mut request = reqwest::blocking::Client::new()
+            .get(format!("{}/resource", origin()))
+            .build()
+            .unwrap();
+        oauth1_signer::reqwest::SignExt::sign_oauth1(&mut request, &user).unwrap();
+        let response = reqwest::blocking::Client::new().execute(request).unwrap();
+        assert_eq!(response.status(), 200);
+    }
+
+    #[test]
+    #[ignore = "needs the oauthlib provider: run scripts/interop"]
+    fn authorize_with_the_loopback_callback() {
+        let mut child = authorize(&[]);
+        let (url, _, _) = printed_url(&mut child);
+        // The browser follows the provider's redirect to the command's listener.
+        let page = reqwest::blocking::get(&url).unwrap();
+        assert_eq!(page.status(), 200);
+        assert!(page.text().unwrap().contains("You can close this window."));
+        printed_credentials_work(child);
+    }
+
+    #[test]
+    #[ignore = "needs the oauthlib provider: run scripts/interop"]
+    fn authorize_out_of_band() {
+        let mut child = authorize(&["--callback", "oob"]);
+        let (url, _, _) = printed_url(&mut child);
+        let shown = reqwest::blocking::get(&url).unwrap().text().unwrap();
+        let verifier = shown
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("oauth_verifier="))
+            .unwrap()
+            .to_owned();
+        writeln!(child.stdin.take().unwrap(), "{verifier}").unwrap();
+        printed_credentials_work(child);
+    }
+}
