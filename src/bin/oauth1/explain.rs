@@ -2,6 +2,8 @@
 
 use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
 use oauth1_signer::{Error, Nonce};
+use std::io::Write;
+
 use serde::{Deserialize, Serialize};
 
 use super::sign::{sign_verbose, FromFlags};
@@ -149,7 +151,22 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
 
-    println!("verdict:    {}", explanation.verdict());
+    report(
+        &mut std::io::stdout().lock(),
+        &explanation,
+        observed.base_string.as_deref(),
+    )
+    .map_err(|e| format!("writing: {e}"))
+}
+
+/// The explanation as `oauth1 explain` prints it: the verdict, the causes in words, the two
+/// base strings and where they first differ.
+pub(crate) fn report(
+    out: &mut dyn Write,
+    explanation: &Explanation,
+    observed_base_string: Option<&str>,
+) -> std::io::Result<()> {
+    writeln!(out, "verdict:    {}", explanation.verdict())?;
     if explanation.verdict() == Verdict::Explained {
         let label = if explanation.is_pair() {
             "together"
@@ -158,35 +175,35 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
         };
         for (i, cause) in explanation.causes().iter().enumerate() {
             let head = if i == 0 { "cause:" } else { label };
-            println!("{head:<11} {cause}: the other side {}", cause.what());
+            writeln!(out, "{head:<11} {cause}: the other side {}", cause.what())?;
             if i == 0 || explanation.is_pair() {
-                println!("{:<11} {}", "fix:", cause.fix());
+                writeln!(out, "{:<11} {}", "fix:", cause.fix())?;
             }
         }
     }
     if explanation.verdict() != Verdict::Explained {
-        println!("detail:     {}", explanation.detail());
+        writeln!(out, "detail:     {}", explanation.detail())?;
     }
     let reference = explanation.reference_base_string().as_str();
-    println!("reference:  {reference}");
+    writeln!(out, "reference:  {reference}")?;
     // With only a signature observed, the other side's base string is the reproduced one.
-    let (label, theirs) = match (&observed.base_string, explanation.reproduced_base_string()) {
-        (Some(observed), _) => ("observed", Some(observed.as_str())),
+    let (label, theirs) = match (observed_base_string, explanation.reproduced_base_string()) {
+        (Some(observed), _) => ("observed", Some(observed)),
         (None, Some(reproduced)) => ("theirs", Some(reproduced.as_str())),
         (None, None) => ("", None),
     };
     if let Some(theirs) = theirs {
-        println!("{:<11} {theirs}", format!("{label}:"));
+        writeln!(out, "{:<11} {theirs}", format!("{label}:"))?;
     }
     if let (Some(theirs), Some(difference)) = (theirs, explanation.difference()) {
-        println!("difference: {difference}");
+        writeln!(out, "difference: {difference}")?;
         let at = difference.offset();
         let from = floor(reference, at.saturating_sub(40));
         let prefix = if from > 0 { "…" } else { "" };
-        println!("  reference  {prefix}{}", window(reference, from));
-        println!("  {label:<10} {prefix}{}", window(theirs, from));
+        writeln!(out, "  reference  {prefix}{}", window(reference, from))?;
+        writeln!(out, "  {label:<10} {prefix}{}", window(theirs, from))?;
         let caret = reference[from..floor(reference, at)].chars().count() + prefix.chars().count();
-        println!("  {:<10} {}^", "", " ".repeat(caret));
+        writeln!(out, "  {:<10} {}^", "", " ".repeat(caret))?;
     }
     Ok(())
 }
