@@ -9,15 +9,14 @@ use std::time::{Duration, Instant};
 use oauth1_signer::encode::encode;
 use oauth1_signer::flow::{Callback, FlowError, TemporaryCredentials};
 use oauth1_signer::reqwest::Provider;
-use oauth1_signer::{Consumer, Realm, SignatureMethod, Signer};
 
-use super::{read_text, AuthorizeArgs, NO_CONSUMER_SECRET};
+use super::AuthorizeArgs;
 
 /// The most bytes of the browser's request read, its request line and headers.
 const MAX_CALLBACK_REQUEST: usize = 16 * 1024;
 
 pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
-    let signer = signer(args)?;
+    let signer = args.consumer.signer()?;
     let provider = Provider::new(
         &args.request_token_url,
         &args.authorize_url,
@@ -96,31 +95,6 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn signer(args: &AuthorizeArgs) -> Result<Signer, String> {
-    let text = |e: oauth1_signer::Error| e.to_string();
-    let method: SignatureMethod = args.signature_method.parse().map_err(text)?;
-    let secret = match (&args.consumer_secret, method.is_rsa()) {
-        (Some(secret), _) => secret.clone(),
-        (None, true) => String::new(),
-        (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
-    };
-    let mut signer =
-        Signer::new(Consumer::new(args.consumer_key.as_str(), secret)).with_method(method);
-    if let Some(realm) = &args.realm {
-        signer = signer.with_realm(Realm::new(realm.as_str()).map_err(text)?);
-    }
-    if let Some(pem) = read_text(args.private_key_file.as_ref(), "the private key file")? {
-        #[cfg(feature = "rsa")]
-        {
-            signer =
-                signer.with_private_key(oauth1_signer::PrivateKey::from_pem(&pem).map_err(text)?);
-        }
-        #[cfg(not(feature = "rsa"))]
-        let _ = pem;
-    }
-    Ok(signer)
 }
 
 /// Waits for the browser's redirect to the callback; answers it with a page, and returns the

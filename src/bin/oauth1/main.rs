@@ -14,6 +14,8 @@
 //! oauth1 authorize --request-token-url https://api.example.com/oauth/request_token \
 //!     --authorize-url https://api.example.com/oauth/authorize \
 //!     --access-token-url https://api.example.com/oauth/access_token --consumer-key KEY
+//! oauth1 send -X POST 'https://api.example.com/1.1/statuses/update.json' \
+//!     -d 'status=Hello' --consumer-key KEY --token TOKEN
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
@@ -48,6 +50,9 @@ enum Command {
     /// Get token credentials from a provider: the three-legged flow, with a loopback callback
     /// (or the verifier typed in, with --callback oob).
     Authorize(Box<AuthorizeArgs>),
+    /// Send a signed request, like curl: the response body to standard output, the status to
+    /// standard error; on a 400 or 401 that echoes a base string, the diagnosis too.
+    Send(Box<SendArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -162,16 +167,50 @@ struct ExplainArgs {
 }
 
 #[derive(Args)]
-struct AuthorizeArgs {
-    /// The provider's temporary-credentials endpoint (RFC 5849 §2.1).
+#[allow(clippy::struct_excessive_bools)] // command-line switches
+struct SendArgs {
+    /// The URL, query included.
+    url: String,
+    /// The method; GET, or POST when a body is given.
+    #[arg(short = 'X', long = "request", value_name = "METHOD")]
+    method: Option<String>,
+    /// A header, 'Name: value'; repeatable.
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    headers: Vec<String>,
+    /// Form data (signed), joined with & when repeated; @FILE reads a file without its line
+    /// breaks. The Content-Type is application/x-www-form-urlencoded unless -H gives one.
+    #[arg(short = 'd', long = "data", value_name = "DATA", conflicts_with_all = ["data_binary", "form"])]
+    data: Vec<String>,
+    /// The body as it is, or @FILE; give its Content-Type with -H (a form is signed).
+    #[arg(long, value_name = "DATA", conflicts_with = "form")]
+    data_binary: Option<String>,
+    /// A multipart/form-data field, name=value or name=@FILE; repeatable. Not signed (RFC 5849
+    /// signs only a form body's parameters).
+    #[arg(short = 'F', long = "form", value_name = "FIELD")]
+    form: Vec<String>,
+    /// Print the status line and the headers before the body, on standard output.
+    #[arg(short = 'i', long = "include")]
+    include: bool,
+    /// Where the protocol parameters go: header, query or body.
+    #[arg(long, default_value = "header")]
+    transport: String,
+
+    #[command(flatten)]
+    consumer: ConsumerArgs,
+    /// oauth_token.
     #[arg(long)]
-    request_token_url: String,
-    /// The provider's resource-owner authorization endpoint (§2.2).
+    token: Option<String>,
+    /// The token secret; prefer the environment variable.
+    #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
+    token_secret: Option<String>,
+    /// Leave oauth_version out.
     #[arg(long)]
-    authorize_url: String,
-    /// The provider's token-credentials endpoint (§2.3).
-    #[arg(long)]
-    access_token_url: String,
+    no_version: bool,
+}
+
+/// The consumer's credentials and the signature options of `send` and `authorize`.
+#[derive(Args)]
+struct ConsumerArgs {
     /// oauth_consumer_key.
     #[arg(long)]
     consumer_key: String,
@@ -187,6 +226,52 @@ struct AuthorizeArgs {
     /// realm of the Authorization header.
     #[arg(long)]
     realm: Option<String>,
+}
+
+impl ConsumerArgs {
+    /// The signer these flags describe, without a token.
+    fn signer(&self) -> Result<oauth1_signer::Signer, String> {
+        use oauth1_signer::{Consumer, Realm, SignatureMethod, Signer};
+        let text = |e: oauth1_signer::Error| e.to_string();
+        let method: SignatureMethod = self.signature_method.parse().map_err(text)?;
+        let secret = match (&self.consumer_secret, method.is_rsa()) {
+            (Some(secret), _) => secret.clone(),
+            (None, true) => String::new(),
+            (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
+        };
+        let mut signer =
+            Signer::new(Consumer::new(self.consumer_key.as_str(), secret)).with_method(method);
+        if let Some(realm) = &self.realm {
+            signer = signer.with_realm(Realm::new(realm.as_str()).map_err(text)?);
+        }
+        if let Some(pem) = read_text(self.private_key_file.as_ref(), "the private key file")? {
+            // Without the `rsa` feature, signing with an RSA method fails with the error that
+            // names the missing feature.
+            #[cfg(feature = "rsa")]
+            {
+                signer = signer
+                    .with_private_key(oauth1_signer::PrivateKey::from_pem(&pem).map_err(text)?);
+            }
+            #[cfg(not(feature = "rsa"))]
+            let _ = pem;
+        }
+        Ok(signer)
+    }
+}
+
+#[derive(Args)]
+struct AuthorizeArgs {
+    /// The provider's temporary-credentials endpoint (RFC 5849 §2.1).
+    #[arg(long)]
+    request_token_url: String,
+    /// The provider's resource-owner authorization endpoint (§2.2).
+    #[arg(long)]
+    authorize_url: String,
+    /// The provider's token-credentials endpoint (§2.3).
+    #[arg(long)]
+    access_token_url: String,
+    #[command(flatten)]
+    consumer: ConsumerArgs,
     /// oob: no callback; type the verifier (PIN) the provider shows. Without it, the command
     /// listens on loopback and sends that URL as oauth_callback.
     #[arg(long, value_name = "oob")]
@@ -249,6 +334,7 @@ fn main() -> ExitCode {
         Command::Explain(args) if args.sign.jsonl => explain::jsonl(),
         Command::Explain(args) => explain::one(*args),
         Command::Authorize(args) => authorize::run(&args),
+        Command::Send(args) => send::run(&args),
         Command::Encode { value } => encode(&value),
     };
     match result {
@@ -291,6 +377,7 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
 
 mod authorize;
 mod explain;
+mod send;
 mod sign;
 mod verify;
 

@@ -1,0 +1,190 @@
+//! `oauth1 send`: a `curl` for signed requests. The request is signed with a fresh nonce and
+//! timestamp and sent; the response body goes to standard output. A 400 or 401 whose body
+//! echoes the server's base string gets the diagnosis of `oauth1 explain` on standard error.
+
+use std::io::Write;
+use std::path::Path;
+
+use oauth1_signer::explain::{find_base_string, Explainer, Observed};
+use oauth1_signer::http::Transport;
+use oauth1_signer::reqwest::SignExt;
+use oauth1_signer::{Nonce, Request, Signer, Timestamp, Token, Version};
+use reqwest::blocking::multipart;
+
+use super::SendArgs;
+
+/// The most bytes of an error answer searched for an echoed base string.
+const MAX_SEARCHED: usize = 1 << 20;
+
+pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
+    let signer = signer(args)?;
+    let transport = match args.transport.as_str() {
+        "header" => Transport::Header,
+        "query" => Transport::Query,
+        "body" => Transport::FormBody,
+        other => return Err(format!("--transport {other:?}: give header, query or body")),
+    };
+    let body = body(args)?;
+    let has_body = !matches!(body, Body::None);
+    let method = args
+        .method
+        .clone()
+        .unwrap_or_else(|| if has_body { "POST" } else { "GET" }.to_owned());
+
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| format!("starting the HTTP client: {e}"))?;
+    let http_method = reqwest::Method::from_bytes(method.as_bytes())
+        .map_err(|_| format!("invalid method {method:?}: a method is an HTTP token such as GET"))?;
+    let mut builder = client.request(http_method, &args.url);
+    let mut content_type = None;
+    for header in &args.headers {
+        let (name, value) = header
+            .split_once(':')
+            .ok_or_else(|| format!("-H {header:?}: give a header as 'Name: value'"))?;
+        let (name, value) = (name.trim(), value.trim());
+        if name.eq_ignore_ascii_case("content-type") {
+            content_type = Some(value.to_owned());
+        }
+        builder = builder.header(name, value);
+    }
+    let sent_body = match body {
+        Body::None => Vec::new(),
+        Body::Bytes(bytes) => {
+            if content_type.is_none() {
+                // As curl does: data without a Content-Type is a form.
+                content_type = Some("application/x-www-form-urlencoded".to_owned());
+                builder = builder.header("content-type", "application/x-www-form-urlencoded");
+            }
+            builder = builder.body(bytes.clone());
+            bytes
+        }
+        Body::Multipart(form) => {
+            builder = builder.multipart(form);
+            Vec::new()
+        }
+    };
+    let mut request = builder.build().map_err(|e| format!("the request: {e}"))?;
+    let nonce = Nonce::generate().map_err(|e| e.to_string())?;
+    let timestamp = Timestamp::now().map_err(|e| e.to_string())?;
+    request
+        .sign_oauth1_with(&signer, transport, &nonce, timestamp)
+        .map_err(|e| e.to_string())?;
+
+    let response = client
+        .execute(request)
+        .map_err(|e| format!("sending the request: {e}"))?;
+    let status = response.status();
+    let mut head = format!("{:?} {status}\n", response.version());
+    for (name, value) in response.headers() {
+        head.push_str(name.as_str());
+        head.push_str(": ");
+        head.push_str(&String::from_utf8_lossy(value.as_bytes()));
+        head.push('\n');
+    }
+    let answer = response
+        .bytes()
+        .map_err(|e| format!("reading the response: {e}"))?;
+    let mut stdout = std::io::stdout().lock();
+    if args.include {
+        let _ = writeln!(stdout, "{head}");
+    } else {
+        eprintln!("{}", head.lines().next().unwrap_or_default());
+    }
+    stdout
+        .write_all(&answer)
+        .and_then(|()| stdout.flush())
+        .map_err(|e| format!("writing the response: {e}"))?;
+    drop(stdout);
+
+    if status.is_success() {
+        return Ok(());
+    }
+    if matches!(status.as_u16(), 400 | 401) {
+        let text = String::from_utf8_lossy(&answer[..answer.len().min(MAX_SEARCHED)]);
+        if let Some(echoed) = find_base_string(&text) {
+            let request = Request::new(&method, &args.url)
+                .map_err(|e| e.to_string())?
+                .with_body(content_type.as_deref().unwrap_or(""), &sent_body);
+            let explanation = Explainer::new(&signer, &request, &nonce, timestamp)
+                .with_url_as_written(&args.url)
+                .explain(&Observed::default().with_base_string(&echoed))
+                .map_err(|e| e.to_string())?;
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(
+                stderr,
+                "The server echoed the base string it computed; compared with this request's:"
+            );
+            let _ = super::explain::report(&mut stderr, &explanation, Some(&echoed));
+        }
+    }
+    Err(format!("the server answered {status}"))
+}
+
+enum Body {
+    None,
+    Bytes(Vec<u8>),
+    Multipart(multipart::Form),
+}
+
+/// The body the flags give: `-d` (joined with `&`, as curl joins them), `--data-binary`, or
+/// `-F` parts.
+fn body(args: &SendArgs) -> Result<Body, String> {
+    if !args.form.is_empty() {
+        let mut form = multipart::Form::new();
+        for field in &args.form {
+            let (name, value) = field
+                .split_once('=')
+                .ok_or_else(|| format!("-F {field:?}: give a field as name=value or name=@FILE"))?;
+            form = match value.strip_prefix('@') {
+                Some(path) => form
+                    .file(name.to_owned(), path)
+                    .map_err(|e| format!("-F {field:?}: reading {path}: {e}"))?,
+                None => form.text(name.to_owned(), value.to_owned()),
+            };
+        }
+        return Ok(Body::Multipart(form));
+    }
+    if let Some(data) = &args.data_binary {
+        return Ok(Body::Bytes(match data.strip_prefix('@') {
+            Some(path) => read(path)?,
+            None => data.clone().into_bytes(),
+        }));
+    }
+    if args.data.is_empty() {
+        return Ok(Body::None);
+    }
+    let mut joined = Vec::new();
+    for data in &args.data {
+        if !joined.is_empty() {
+            joined.push(b'&');
+        }
+        match data.strip_prefix('@') {
+            // As curl reads `-d @FILE`: without its line breaks.
+            Some(path) => joined.extend(
+                read(path)?
+                    .into_iter()
+                    .filter(|&b| b != b'\n' && b != b'\r'),
+            ),
+            None => joined.extend_from_slice(data.as_bytes()),
+        }
+    }
+    Ok(Body::Bytes(joined))
+}
+
+fn read(path: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(Path::new(path)).map_err(|e| format!("reading {path}: {e}"))
+}
+
+fn signer(args: &SendArgs) -> Result<Signer, String> {
+    let mut signer = args.consumer.signer()?;
+    if let Some(token) = &args.token {
+        let secret = args.token_secret.clone().unwrap_or_default();
+        signer = signer.with_token(Token::new(token.as_str(), secret));
+    }
+    if args.no_version {
+        signer = signer.with_version(Version::Omit);
+    }
+    Ok(signer)
+}

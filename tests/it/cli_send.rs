@@ -1,0 +1,210 @@
+//! `oauth1 send` against a loopback server that verifies with the `tower` layer: a GET, a
+//! form, a multipart upload with a file, bytes as they are, the query transport, `-i`, the exit
+//! status; and a mistaken server that echoes its base string, which gets the diagnosis.
+#![cfg(all(feature = "cli", feature = "tower"))]
+
+use std::process::{Command, Output};
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::routing::any;
+use axum::{Extension, Router};
+use oauth1_signer::header::Authorization;
+use oauth1_signer::tower::VerifyLayer;
+use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
+
+const CONSUMER: (&str, &str) = ("send-consumer", "send consumer secret");
+const TOKEN: (&str, &str) = ("send-token", "send token secret");
+
+async fn echo(Extension(verified): Extension<Verified>, headers: HeaderMap, body: Bytes) -> String {
+    let content_type = headers
+        .get("content-type")
+        .map_or("", |v| v.to_str().unwrap());
+    format!(
+        "{} {} {} {}",
+        verified.token().unwrap_or("-"),
+        verified.parameters(),
+        content_type.split(';').next().unwrap(),
+        body.len()
+    )
+}
+
+/// A server with a mistake: it encodes spaces as `+` in its base string, refuses every
+/// request, and echoes the base string it computed, as many servers do in their 401.
+async fn mistaken(method: Method, uri: Uri, headers: HeaderMap) -> (StatusCode, String) {
+    let header = headers["authorization"].to_str().unwrap();
+    let authorization = Authorization::parse(header).unwrap();
+    let form = |b: &[u8]| url::form_urlencoded::byte_serialize(b).collect::<String>();
+    let mut params: Vec<(String, String)> =
+        url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+            .map(|(n, v)| (form(n.as_bytes()), form(v.as_bytes())))
+            .collect();
+    params.extend(
+        authorization
+            .parameters()
+            .filter(|(n, _)| *n != "oauth_signature")
+            .map(|(n, v)| (form(n.as_bytes()), form(v))),
+    );
+    params.sort();
+    let joined = params
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let base_uri = format!("http://{}{}", headers["host"].to_str().unwrap(), uri.path());
+    let base_string = format!(
+        "{method}&{}&{}",
+        form(base_uri.as_bytes()),
+        form(joined.as_bytes())
+    );
+    (
+        StatusCode::UNAUTHORIZED,
+        format!("Invalid signature. Expected signature base string: {base_string}"),
+    )
+}
+
+fn server() -> (tokio::runtime::Runtime, String) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let origin = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let mut credentials = MemoryCredentials::new();
+        credentials.add_consumer(CONSUMER.0, CONSUMER.1);
+        credentials.add_token(CONSUMER.0, TOKEN.0, TOKEN.1);
+        let layer =
+            VerifyLayer::new(Verifier::new(credentials, MemoryNonceStore::new()), &origin).unwrap();
+        let app = Router::new()
+            .route("/echo", any(echo))
+            .layer(layer)
+            .route("/mistaken", any(mistaken));
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        origin
+    });
+    (runtime, origin)
+}
+
+fn send(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .arg("send")
+        .args(args)
+        .args(["--consumer-key", CONSUMER.0, "--token", TOKEN.0])
+        .env("OAUTH1_CONSUMER_SECRET", CONSUMER.1)
+        .env("OAUTH1_TOKEN_SECRET", TOKEN.1)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+#[test]
+fn requests_of_every_shape_are_signed_and_accepted() {
+    let (_runtime, origin) = server();
+    let echo = format!("{origin}/echo?q=caf%C3%A9%20au%20lait");
+
+    let out = send(&[&echo]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(&format!("{} oauth_consumer_key=", TOKEN.0)));
+    assert_eq!(text(&out.stderr), "HTTP/1.1 200 OK\n");
+
+    // A form is signed: its parameters are among the verified ones.
+    let out = send(&["-d", "status=Hello Ladies", "-d", "tag=a", &echo]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let answer = text(&out.stdout);
+    assert!(answer.contains("status=Hello%20Ladies"), "{answer}");
+    assert!(answer.contains("tag=a"), "{answer}");
+    assert!(
+        answer.contains(" application/x-www-form-urlencoded "),
+        "{answer}"
+    );
+
+    // A multipart upload with a file: signed, not read.
+    let dir = std::env::temp_dir().join(format!("oauth1-send-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("photo.jpg");
+    std::fs::write(&file, vec![0xffu8; 50_000]).unwrap();
+    let field = format!("media=@{}", file.display());
+    let out = send(&["-F", "title=a photo", "-F", &field, &echo]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let answer = text(&out.stdout);
+    assert!(answer.contains(" multipart/form-data "), "{answer}");
+    assert!(!answer.contains("title="), "{answer}");
+    let length: usize = answer.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(length > 50_000, "{answer}");
+
+    // Bytes as they are, with their Content-Type: not signed, sent whole.
+    let out = send(&[
+        "-X",
+        "PUT",
+        "-H",
+        "Content-Type: application/json",
+        "--data-binary",
+        "{\"a\": 1}",
+        &echo,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with(" application/json 8"));
+
+    // The query transport, and -i.
+    let out = send(&["--transport", "query", "-i", &echo]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let answer = text(&out.stdout);
+    assert!(answer.starts_with("HTTP/1.1 200 OK\n"), "{answer}");
+    assert!(answer.contains("\n\nsend-token "), "{answer}");
+    assert_eq!(text(&out.stderr), "");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_refusal_fails_and_an_echoed_base_string_is_diagnosed() {
+    let (_runtime, origin) = server();
+    // The wrong secret: the verifying server answers 401, the command fails.
+    let out = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args([
+            "send",
+            &format!("{origin}/echo"),
+            "--consumer-key",
+            CONSUMER.0,
+        ])
+        .env("OAUTH1_CONSUMER_SECRET", "not the secret")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).starts_with("HTTP/1.1 401 Unauthorized\n"));
+    assert!(text(&out.stderr).ends_with("error: the server answered 401 Unauthorized\n"));
+
+    // The mistaken server echoes its base string: the diagnosis names its mistake.
+    let out = send(&[&format!("{origin}/mistaken?q=two words")]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("verdict:    explained"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "cause:      plus-for-space: the other side encoded a space as \"+\" instead of \"%20\""
+        ),
+        "{stderr}"
+    );
+    assert!(text(&out.stdout).starts_with("Invalid signature."));
+}
+
+#[test]
+fn bad_flags_are_clear_errors() {
+    let out = send(&["--transport", "cookie", "http://127.0.0.1:9/"]);
+    assert_eq!(
+        text(&out.stderr),
+        "error: --transport \"cookie\": give header, query or body\n"
+    );
+    let out = send(&["-H", "no colon", "http://127.0.0.1:9/"]);
+    assert_eq!(
+        text(&out.stderr),
+        "error: -H \"no colon\": give a header as 'Name: value'\n"
+    );
+    let out = send(&["-F", "media=@/nonexistent/file", "http://127.0.0.1:9/"]);
+    assert!(
+        text(&out.stderr)
+            .starts_with("error: -F \"media=@/nonexistent/file\": reading /nonexistent/file: "),
+        "{}",
+        text(&out.stderr)
+    );
+}
