@@ -297,6 +297,40 @@ mod command_line {
 
     #[test]
     #[ignore = "needs the oauthlib provider: run scripts/interop"]
+    fn send_uploads_a_file_as_multipart() {
+        let file = std::env::temp_dir().join(format!("oauth1-interop-{}.jpg", std::process::id()));
+        std::fs::write(&file, (0..=255u8).cycle().take(100_000).collect::<Vec<_>>()).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            .args([
+                "send",
+                &format!("{}/upload?album=7", origin()),
+                "-F",
+                "title=a photo & a caption",
+                "-F",
+                &format!("media=@{}", file.display()),
+                "--consumer-key",
+                CONSUMER.0,
+                "--token",
+                super::ALICE.0,
+            ])
+            .env("OAUTH1_CONSUMER_SECRET", CONSUMER.1)
+            .env("OAUTH1_TOKEN_SECRET", super::ALICE.1)
+            .output()
+            .unwrap();
+        std::fs::remove_file(&file).unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(answer["user"], "alice");
+        assert_eq!(answer["parts"]["title"], 19);
+        assert_eq!(answer["parts"]["media"], 100_000);
+    }
+
+    #[test]
+    #[ignore = "needs the oauthlib provider: run scripts/interop"]
     fn authorize_out_of_band() {
         let mut child = authorize(&["--callback", "oob"]);
         let (url, _, _) = printed_url(&mut child);
