@@ -103,7 +103,7 @@ fn peer_signs_correctly(w: &Workload) -> bool {
 }
 
 fn signing(c: &mut Criterion) {
-    let workloads = [common::w1(), common::w2(), common::w3()];
+    let workloads = [common::w1(), common::w2(), common::w2p(), common::w3()];
     for w in &workloads {
         let mut group = c.benchmark_group(w.name);
         let (base_string, key) = w.base_string_and_key();

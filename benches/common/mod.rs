@@ -32,6 +32,15 @@ pub fn w2() -> Workload {
     Workload::load("W2", "bench.json", "bench-w2-get-50-query-parameters")
 }
 
+/// W2p: W2 with plain names (letters and digits), the values still mixed.
+pub fn w2p() -> Workload {
+    Workload::load(
+        "W2p",
+        "bench.json",
+        "bench-w2p-get-50-query-parameters-plain-names",
+    )
+}
+
 /// W3: a POST with a 64 KiB form body of mixed text.
 pub fn w3() -> Workload {
     Workload::load("W3", "bench.json", "bench-w3-post-64-kib-form-body")
