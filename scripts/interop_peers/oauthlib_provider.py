@@ -11,6 +11,10 @@
   POST /upload             ResourceEndpoint over a multipart body (not signed): 200 with the
                            user and the sizes of the parts, or 401
 
+  POST /problem            401 with a Problem Reporting body (consumer_key_rejected)
+  POST /html               500 with an HTML page
+  POST /slow               answers after 30 seconds
+
 A form body is handed to oauthlib only when the Content-Type says it is a form, as RFC 5849
 §3.4.1.3.1 says. The provider prints the URL it listens on as its first line of output and
 serves until it is stopped. Two users hold ready token credentials: "alice" and "bob".
@@ -22,6 +26,7 @@ import json
 import secrets
 import sys
 import threading
+import time
 import traceback
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -197,7 +202,16 @@ def make_handler(validator):
             body = raw.decode("utf-8") if form else None
             path = urllib.parse.urlsplit(self.path).path
 
-            if path in ("/request_token", "/request_token_unconfirmed"):
+            if path == "/problem":
+                self.answer(401, {"Content-Type": "application/x-www-form-urlencoded"},
+                            "oauth_problem=consumer_key_rejected&oauth_problem_advice=Apply%20for%20a%20key")
+            elif path == "/html":
+                self.answer(500, {"Content-Type": "text/html"},
+                            "<html><body><h1>Internal Server Error</h1></body></html>")
+            elif path == "/slow":
+                time.sleep(30)
+                self.answer(200, {"Content-Type": "text/plain"}, "late")
+            elif path in ("/request_token", "/request_token_unconfirmed"):
                 h, b, s = request_token.create_request_token_response(
                     uri, self.command, body, headers)
                 if path.endswith("unconfirmed") and s == 200:

@@ -218,6 +218,34 @@ async fn the_providers_refusals_are_clear_errors() {
         "{e}"
     );
 
+    // A Problem Reporting answer, an HTML error page, and a provider that does not answer in
+    // the client's time.
+    let e = provider("/problem")
+        .temporary_credentials(&client, &consumer(), "oob")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the provider answered 401 with oauth_problem=consumer_key_rejected (Apply for a key)"
+    );
+    let e = provider("/html")
+        .temporary_credentials(&client, &consumer(), "oob")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the provider answered 500: \"<html><body><h1>Internal Server Error</h1></body></html>\""
+    );
+    let impatient = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_millis(500))
+        .build()
+        .unwrap();
+    let e = provider("/slow")
+        .temporary_credentials(&impatient, &consumer(), "oob")
+        .await
+        .unwrap_err();
+    assert!(matches!(&e, FetchError::Http(h) if h.is_timeout()), "{e}");
+
     // A callback naming another temporary token is not this flow's.
     let temporary = provider("/request_token")
         .temporary_credentials(&client, &consumer(), "oob")
