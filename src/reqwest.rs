@@ -64,10 +64,10 @@ use reqwest_middleware::Next;
 use url::Url;
 
 use crate::http::{sign_url, Transport, Written};
-
-mod provider;
 use crate::request::FORM;
 use crate::{BodyHash, Error, Nonce, Signed, Signer, Timestamp};
+
+mod provider;
 pub use provider::{FetchError, Provider, EXCERPT_CHARS, MAX_ANSWER_BYTES};
 
 mod sealed {
