@@ -605,3 +605,102 @@ fn explain_jsonl_answers_every_fixture_line_and_survives_bad_lines() {
     }
     assert!(answers.next().is_none());
 }
+
+/// OAuth Core 1.0 Appendix A.5's published header, as a client sent it.
+const APPENDIX_A_HEADER: &str = "OAuth realm=\"Photos\", oauth_consumer_key=\"dpf43f3p2l4k3l03\", oauth_token=\"nnch734d00sl2jdk\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1191242096\", oauth_nonce=\"kllo9940pd9333jh\", oauth_version=\"1.0\", oauth_signature=\"tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D\"";
+
+const APPENDIX_A_SECRETS: [(&str, &str); 2] = [
+    ("OAUTH1_CONSUMER_SECRET", "kd94hf93k423kf44"),
+    ("OAUTH1_TOKEN_SECRET", "pfkkdhi9sl3r4s00"),
+];
+
+#[test]
+fn sign_and_explain_take_the_protocol_parameters_from_the_clients_header() {
+    let url = "http://photos.example.net/photos?file=vacation.jpg&size=original";
+    // sign: the published base string and signature, from the header and the secrets alone.
+    let out = oauth1(
+        &["sign", "--url", url, "--authorization", APPENDIX_A_HEADER],
+        b"",
+        &APPENDIX_A_SECRETS,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("base string:   GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal\n"), "{stdout}");
+    assert!(
+        stdout.contains("\nsignature:     tR3+Ty81lMeYAr/Fid0kMTYa/WM=\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("realm=\"Photos\""), "{stdout}");
+
+    // explain: the header's signature is the observed one.
+    let out = oauth1(
+        &[
+            "explain",
+            "--url",
+            url,
+            "--authorization",
+            APPENDIX_A_HEADER,
+        ],
+        b"",
+        &APPENDIX_A_SECRETS,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("verdict:    match\n"));
+    // The same header against another request: not that request's signature.
+    let out = oauth1(
+        &[
+            "explain",
+            "--method",
+            "POST",
+            "--url",
+            url,
+            "--authorization",
+            APPENDIX_A_HEADER,
+        ],
+        b"",
+        &APPENDIX_A_SECRETS,
+    );
+    assert!(text(&out.stdout).starts_with("verdict:    unexplained\n"));
+
+    // A header without oauth_version is signed without it.
+    let no_version = APPENDIX_A_HEADER.replace(", oauth_version=\"1.0\"", "");
+    let out = oauth1(
+        &["sign", "--url", url, "--authorization", &no_version],
+        b"",
+        &APPENDIX_A_SECRETS,
+    );
+    assert!(
+        !text(&out.stdout).contains("oauth_version"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_header_that_cannot_say_the_request_is_a_clear_error() {
+    let run = |header: &str, extra: &[&str]| {
+        let mut args = vec![
+            "explain",
+            "--url",
+            "http://a.example/",
+            "--authorization",
+            header,
+        ];
+        args.extend_from_slice(extra);
+        text(&oauth1(&args, b"", &APPENDIX_A_SECRETS).stderr)
+    };
+    assert_eq!(
+        run("OAuth oauth_consumer_key=\"k\"", &[]),
+        "error: --authorization: the header has no oauth_signature_method\n"
+    );
+    assert_eq!(
+        run("Basic dXNlcjpwYXNz", &[]),
+        "error: --authorization: the Authorization header's scheme is \"Basic\", not \"OAuth\"\n"
+    );
+    assert_eq!(
+        run(&APPENDIX_A_HEADER.replace("\"1.0\"", "\"2.0\""), &[]),
+        "error: --authorization: oauth_version is \"2.0\": RFC 5849 knows only 1.0\n"
+    );
+    assert!(run(APPENDIX_A_HEADER, &["--nonce", "n"])
+        .contains("the argument '--authorization <HEADER>' cannot be used with '--nonce <NONCE>'"));
+}

@@ -130,8 +130,13 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
         }
         None => args.observed_base_string,
     };
+    // The signature the client sent, unless another is given to compare.
+    let sent = match &args.sign.authorization {
+        Some(header) => super::sign::header_signature(header)?,
+        None => None,
+    };
     let observed = ObservedField {
-        signature: args.observed_signature,
+        signature: args.observed_signature.or(sent),
         base_string: echoed,
     };
     let verbose = args.sign.verbose;

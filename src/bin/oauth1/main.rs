@@ -105,8 +105,17 @@ struct SignArgs {
     #[command(flatten)]
     request: RequestArgs,
 
+    /// The Authorization header the client sent: the consumer key, token, signature method,
+    /// nonce, timestamp, version, realm, callback, verifier and body hash come from it, and
+    /// only the secrets are typed (for explain, its oauth_signature is the observed one).
+    #[arg(long, value_name = "HEADER", conflicts_with_all = [
+        "jsonl", "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    authorization: Option<String>,
+
     /// oauth_consumer_key.
-    #[arg(long, required_unless_present = "jsonl")]
+    #[arg(long, required_unless_present_any = ["jsonl", "authorization"])]
     consumer_key: Option<String>,
     /// The consumer secret; prefer the environment variable, which stays out of shell history.
     #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]

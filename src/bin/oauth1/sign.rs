@@ -31,6 +31,10 @@ impl FromFlags {
     /// Reads the flags; a random nonce and the clock's time unless given, when `fresh` allows
     /// it.
     pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
+        let args = match args.authorization.clone() {
+            Some(header) => from_header(args, &header)?,
+            None => args,
+        };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
         let rsa = args.signature_method.starts_with("RSA-");
         let consumer_secret = match (args.consumer_secret, rsa) {
@@ -124,6 +128,52 @@ impl FromFlags {
         self.signer
             .sign(&self.request()?, &self.nonce, self.timestamp)
     }
+}
+
+/// The flags with the protocol parameters of a client's Authorization header filled in.
+fn from_header(mut args: SignArgs, header: &str) -> Result<SignArgs, String> {
+    let parsed = oauth1_signer::header::Authorization::parse(header)
+        .map_err(|e| format!("--authorization: {e}"))?;
+    let text = |name: &str| -> Result<Option<String>, String> {
+        parsed
+            .get(name)
+            .map(|v| {
+                String::from_utf8(v.to_vec())
+                    .map_err(|_| format!("--authorization: {name} is not UTF-8 once decoded"))
+            })
+            .transpose()
+    };
+    let required = |name: &str| -> Result<String, String> {
+        text(name)?.ok_or_else(|| format!("--authorization: the header has no {name}"))
+    };
+    args.consumer_key = Some(required("oauth_consumer_key")?);
+    args.signature_method = required("oauth_signature_method")?;
+    args.nonce = Some(required("oauth_nonce")?);
+    args.timestamp = Some(required("oauth_timestamp")?);
+    args.token = text("oauth_token")?;
+    args.callback = text("oauth_callback")?;
+    args.verifier = text("oauth_verifier")?;
+    args.body_hash = parsed.get("oauth_body_hash").is_some();
+    args.realm = parsed.realm().map(str::to_owned);
+    match text("oauth_version")?.as_deref() {
+        None => args.no_version = true,
+        Some("1.0") => {}
+        Some(other) => {
+            return Err(format!(
+                "--authorization: oauth_version is {other:?}: RFC 5849 knows only 1.0"
+            ))
+        }
+    }
+    Ok(args)
+}
+
+/// The `oauth_signature` of a client's Authorization header, decoded.
+pub(crate) fn header_signature(header: &str) -> Result<Option<String>, String> {
+    let parsed = oauth1_signer::header::Authorization::parse(header)
+        .map_err(|e| format!("--authorization: {e}"))?;
+    Ok(parsed
+        .get("oauth_signature")
+        .map(|v| String::from_utf8_lossy(v).into_owned()))
 }
 
 pub(crate) fn one(args: SignArgs) -> Result<(), String> {
