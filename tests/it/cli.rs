@@ -646,6 +646,28 @@ fn sign_and_explain_take_the_protocol_parameters_from_the_clients_header() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("verdict:    match\n"));
+    // The same as one explain line of the request-case format.
+    let out = oauth1(
+        &[
+            "explain",
+            "--url",
+            url,
+            "--authorization",
+            APPENDIX_A_HEADER,
+            "--json",
+        ],
+        b"",
+        &APPENDIX_A_SECRETS,
+    );
+    let line: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(line["name"], Value::Null);
+    assert_eq!(line["verdict"], "match");
+    assert_eq!(line["causes"], serde_json::json!([]));
+    assert_eq!(
+        line["reference_base_string"],
+        "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal"
+    );
+    assert!(line["detail"].as_str().is_some_and(|d| !d.is_empty()));
     // The same header against another request: not that request's signature.
     let out = oauth1(
         &[

@@ -87,22 +87,25 @@ fn answer(line: &str) -> String {
             Some(observed) => {
                 let body = case.body.as_deref().unwrap_or("").as_bytes();
                 match explain_case(&case, body, observed) {
-                    Ok(explanation) => AnswerLine {
-                        name,
-                        verdict: Some(explanation.verdict().as_str()),
-                        causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
-                        reference_base_string: Some(
-                            explanation.reference_base_string().to_string(),
-                        ),
-                        detail: Some(explanation.detail()),
-                        error: None,
-                    },
+                    Ok(explanation) => answer_line(name, &explanation),
                     Err(e) => error(name, e.to_string()),
                 }
             }
         },
     };
     to_json(&answer)
+}
+
+/// An explanation as the explain line of the request-case format.
+fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLine<'a> {
+    AnswerLine {
+        name,
+        verdict: Some(explanation.verdict().as_str()),
+        causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
+        reference_base_string: Some(explanation.reference_base_string().to_string()),
+        detail: Some(explanation.detail()),
+        error: None,
+    }
 }
 
 fn to_json(line: &AnswerLine<'_>) -> String {
@@ -156,6 +159,10 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
 
+    if args.json {
+        println!("{}", to_json(&answer_line(None, &explanation)));
+        return Ok(());
+    }
     report(
         &mut std::io::stdout().lock(),
         &explanation,

@@ -173,6 +173,9 @@ struct ExplainArgs {
     /// A file holding the server's response body, in which it echoed its base string.
     #[arg(long, value_name = "FILE")]
     server_response: Option<PathBuf>,
+    /// Print the answer as one JSON line, the explain line of the request-case format.
+    #[arg(long, conflicts_with = "verbose")]
+    json: bool,
 }
 
 #[derive(Args)]
