@@ -79,7 +79,7 @@ pub use policy::{Limits, Policy};
 pub use store::MIN_RSA_BITS;
 pub use store::{
     ConsumerCredential, CredentialStore, MemoryCredentials, MemoryNonceStore, NonceKey, NonceStore,
-    StoreError,
+    StoreError, DEFAULT_NONCE_CAPACITY,
 };
 
 #[cfg(feature = "redis")]

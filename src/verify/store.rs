@@ -2,7 +2,7 @@
 //! seen (RFC 5849 §3.3), with the in-memory ones.
 
 use std::collections::hash_map::{Entry, RandomState};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
@@ -336,9 +336,15 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
     }
 }
 
-/// A nonce store in this process's memory, for one server instance. Expired entries are
-/// dropped as time passes. Several instances need a shared store, such as
-/// `RedisNonceStore` (feature `redis`).
+/// A nonce store in this process's memory, for one server instance. Several instances need a
+/// shared store, such as `RedisNonceStore` (feature `redis`).
+///
+/// Expired entries are dropped as time passes, found through an index by expiry: a request
+/// pays for the entries that expired since the last one, never for a pass over the whole
+/// table. The store holds at most [`MemoryNonceStore::capacity`] nonces
+/// ([`DEFAULT_NONCE_CAPACITY`] unless set); when full, a new nonce is a [`StoreError`] (the
+/// request fails, a `503` from the tower layer), never an unexpired nonce forgotten, which
+/// would reopen its replay.
 ///
 /// Each nonce is held as a 128-bit fingerprint of its scope (consumer key, token, timestamp
 /// and nonce) with its expiry, 32 bytes in all, rather than as a string: the standard
@@ -347,11 +353,27 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
 /// share a fingerprint (and the second is refused as a replay) with a chance of about
 /// n² / 2¹²⁹ for n nonces held, about 10⁻²¹ for a billion; one who does not know the key
 /// cannot do better, nor choose nonces that crowd the table.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MemoryNonceStore {
     /// The key of the fingerprints.
     keys: RandomState,
+    capacity: usize,
     state: Mutex<MemoryState>,
+}
+
+/// The nonces a [`MemoryNonceStore`] holds unless told otherwise, 2²⁴: room for about
+/// 27,900 requests a second, sustained, with the default 300-second window (each nonce is kept
+/// 601 seconds), in about 1 GB of memory when full.
+pub const DEFAULT_NONCE_CAPACITY: usize = 1 << 24;
+
+impl Default for MemoryNonceStore {
+    fn default() -> Self {
+        MemoryNonceStore {
+            keys: RandomState::default(),
+            capacity: DEFAULT_NONCE_CAPACITY,
+            state: Mutex::default(),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -359,7 +381,33 @@ struct MemoryState {
     /// Expiry by fingerprint; the fingerprint is already a keyed hash, so the table uses it as
     /// it is.
     expires: HashMap<u128, u64, BuildHasherDefault<Fingerprinted>>,
-    next_purge: u64,
+    /// The fingerprints by the second they expire, earliest first: what a purge visits.
+    by_expiry: BTreeMap<u64, Vec<u128>>,
+    /// Index entries a purge has visited, for the tests that hold it to the expired ones.
+    #[cfg(test)]
+    visited: usize,
+}
+
+impl MemoryState {
+    /// Drops every entry that expired before `now`, visiting only those.
+    fn purge(&mut self, now: u64) {
+        while let Some(entry) = self.by_expiry.first_entry() {
+            if *entry.key() >= now {
+                break;
+            }
+            let (second, fingerprints) = entry.remove_entry();
+            for fingerprint in fingerprints {
+                #[cfg(test)]
+                {
+                    self.visited += 1;
+                }
+                // A fingerprint recorded again since holds a later expiry: it stays.
+                if self.expires.get(&fingerprint) == Some(&second) {
+                    self.expires.remove(&fingerprint);
+                }
+            }
+        }
+    }
 }
 
 /// The hasher of fingerprints, which are already keyed hashes: their low 64 bits.
@@ -385,10 +433,26 @@ impl Hasher for Fingerprinted {
 }
 
 impl MemoryNonceStore {
-    /// An empty store.
+    /// An empty store holding at most [`DEFAULT_NONCE_CAPACITY`] nonces.
     #[must_use]
     pub fn new() -> Self {
         MemoryNonceStore::default()
+    }
+
+    /// An empty store holding at most `capacity` unexpired nonces: size it to the requests
+    /// expected over `2 × timestamp window + 1` seconds, the time each nonce is kept.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
+        MemoryNonceStore {
+            capacity,
+            ..MemoryNonceStore::default()
+        }
+    }
+
+    /// The most nonces the store holds.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.capacity
     }
 
     /// The number of nonces held (expired ones included until the next purge).
@@ -445,20 +509,102 @@ impl NonceStore for MemoryNonceStore {
             .lock()
             .map_err(|_| StoreError::new("the nonce store's lock is poisoned"))?;
         let now = now.as_secs();
-        if now >= state.next_purge {
-            state.expires.retain(|_, expires| *expires >= now);
-            state.next_purge = now.saturating_add(60);
-        }
+        state.purge(now);
+        let expires_at = expires_at.as_secs();
+        let full = state.expires.len() >= self.capacity;
         match state.expires.entry(fingerprint) {
-            Entry::Occupied(entry) if *entry.get() >= now => Ok(false),
+            Entry::Occupied(entry) if *entry.get() >= now => return Ok(false),
             Entry::Occupied(mut entry) => {
-                entry.insert(expires_at.as_secs());
-                Ok(true)
+                entry.insert(expires_at);
+            }
+            Entry::Vacant(_) if full => {
+                return Err(StoreError::new(format!(
+                    "the nonce store is full: it holds {} unexpired nonces; give it a larger capacity (MemoryNonceStore::with_capacity) or a shorter timestamp window",
+                    self.capacity
+                )));
             }
             Entry::Vacant(entry) => {
-                entry.insert(expires_at.as_secs());
-                Ok(true)
+                entry.insert(expires_at);
             }
         }
+        state
+            .by_expiry
+            .entry(expires_at)
+            .or_default()
+            .push(fingerprint);
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(nonce: &[u8]) -> NonceKey<'_> {
+        NonceKey {
+            consumer_key: "ck",
+            token: Some("tk"),
+            timestamp: Timestamp::new(1_000),
+            nonce,
+        }
+    }
+
+    /// Whether the nonce was new, or the store's error as text.
+    fn insert(
+        store: &MemoryNonceStore,
+        nonce: &str,
+        now: u64,
+        expires: u64,
+    ) -> Result<bool, String> {
+        store
+            .insert(
+                &key(nonce.as_bytes()),
+                Timestamp::new(now),
+                Timestamp::new(expires),
+            )
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_purge_visits_only_the_entries_that_expired() {
+        let store = MemoryNonceStore::new();
+        for i in 0..1_000u64 {
+            assert_eq!(
+                insert(&store, &format!("n{i}"), 1_000, 1_000 + i % 10),
+                Ok(true)
+            );
+        }
+        let visited = |store: &MemoryNonceStore| store.state.lock().unwrap().visited;
+        assert_eq!(visited(&store), 0);
+        // Five seconds on: the nonces that expired at 1,000 to 1,004 go, and only they are
+        // visited.
+        assert_eq!(insert(&store, "late", 1_005, 1_020), Ok(true));
+        assert_eq!(visited(&store), 500);
+        assert_eq!(store.len(), 501);
+        // A nonce still held is a replay; one dropped is new again.
+        assert_eq!(insert(&store, "n9", 1_005, 1_020), Ok(false));
+        assert_eq!(insert(&store, "n10", 1_005, 1_020), Ok(true));
+        // Nothing more expired: the next request visits nothing.
+        assert_eq!(insert(&store, "again", 1_005, 1_020), Ok(true));
+        assert_eq!(visited(&store), 500);
+    }
+
+    #[test]
+    fn a_full_store_refuses_new_nonces_and_still_sees_replays() {
+        let store = MemoryNonceStore::with_capacity(3);
+        assert_eq!(store.capacity(), 3);
+        for nonce in ["a", "b", "c"] {
+            assert_eq!(insert(&store, nonce, 1_000, 1_010), Ok(true));
+        }
+        assert_eq!(
+            insert(&store, "d", 1_000, 1_010).unwrap_err(),
+            "the nonce store is full: it holds 3 unexpired nonces; give it a larger capacity (MemoryNonceStore::with_capacity) or a shorter timestamp window"
+        );
+        // Full, a replay is still a replay, not an error.
+        assert_eq!(insert(&store, "a", 1_000, 1_010), Ok(false));
+        // Once they expire there is room again.
+        assert_eq!(insert(&store, "d", 1_011, 1_020), Ok(true));
+        assert_eq!(store.len(), 1);
+        assert_eq!(MemoryNonceStore::new().capacity(), DEFAULT_NONCE_CAPACITY);
     }
 }

@@ -396,6 +396,36 @@ async fn content_types_that_only_start_like_a_form_are_refused() {
     assert_eq!(calls.load(Ordering::SeqCst), 0);
 }
 
+#[tokio::test]
+async fn a_full_nonce_store_is_answered_503_and_a_replay_still_401() {
+    let mut credentials = MemoryCredentials::new();
+    credentials.add_consumer("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+    credentials.add_token("dpf43f3p2l4k3l03", "nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
+    let layer = VerifyLayer::new(
+        Verifier::new(credentials, MemoryNonceStore::with_capacity(1)),
+        "https://photos.example.net",
+    )
+    .unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let request = |header: &str| {
+        http::Request::get("/photos")
+            .header("authorization", header)
+            .body(Body::default())
+            .unwrap()
+    };
+    let first = authorization("GET", "https://photos.example.net/photos", "", b"");
+    assert_eq!(send(&layer, request(&first), &calls).await.status, 200);
+    let second = authorization("GET", "https://photos.example.net/photos", "", b"");
+    let answer = send(&layer, request(&second), &calls).await;
+    assert_eq!(answer.status, 503);
+    assert_eq!(
+        answer.body,
+        "the server could not check the request's credentials; try again later"
+    );
+    assert_eq!(send(&layer, request(&first), &calls).await.status, 401);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
+
 /// A store that fails with an error naming its database.
 struct Failing;
 
