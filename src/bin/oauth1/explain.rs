@@ -133,17 +133,15 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
         }
         None => args.observed_base_string,
     };
-    // The signature the client sent, unless another is given to compare.
-    let sent = match &args.sign.authorization {
-        Some(header) => super::sign::header_signature(header)?,
-        None => None,
-    };
-    let observed = ObservedField {
-        signature: args.observed_signature.or(sent),
-        base_string: echoed,
-    };
     let verbose = args.sign.verbose;
     let flags = FromFlags::new(args.sign, false)?;
+    // The signature the client sent, unless another is given to compare.
+    let observed = ObservedField {
+        signature: args
+            .observed_signature
+            .or_else(|| flags.sent_signature.clone()),
+        base_string: echoed,
+    };
     if verbose {
         sign_verbose(&flags).map_err(|e| e.to_string())?;
         println!();

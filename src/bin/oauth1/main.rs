@@ -243,32 +243,55 @@ struct ConsumerArgs {
 impl ConsumerArgs {
     /// The signer these flags describe, without a token.
     fn signer(&self) -> Result<oauth1_signer::Signer, String> {
-        use oauth1_signer::{Consumer, Realm, SignatureMethod, Signer};
-        let text = |e: oauth1_signer::Error| e.to_string();
-        let method: SignatureMethod = self.signature_method.parse().map_err(text)?;
-        let secret = match (&self.consumer_secret, method.is_rsa()) {
-            (Some(secret), _) => secret.clone(),
-            (None, true) => String::new(),
-            (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
-        };
-        let mut signer =
-            Signer::new(Consumer::new(self.consumer_key.as_str(), secret)).with_method(method);
-        if let Some(realm) = &self.realm {
-            signer = signer.with_realm(Realm::new(realm.as_str()).map_err(text)?);
-        }
-        if let Some(pem) = read_text(self.private_key_file.as_ref(), "the private key file")? {
-            // Without the `rsa` feature, signing with an RSA method fails with the error that
-            // names the missing feature.
-            #[cfg(feature = "rsa")]
-            {
-                signer = signer
-                    .with_private_key(oauth1_signer::PrivateKey::from_pem(&pem).map_err(text)?);
-            }
-            #[cfg(not(feature = "rsa"))]
-            let _ = pem;
-        }
-        Ok(signer)
+        let pem = read_text(self.private_key_file.as_ref(), "the private key file")?;
+        let secret = consumer_secret(self.consumer_secret.clone(), &self.signature_method)?;
+        consumer_signer(
+            &self.consumer_key,
+            secret,
+            &self.signature_method,
+            self.realm.as_deref(),
+            pem.as_deref(),
+        )
     }
+}
+
+/// The consumer secret given; none is an error, but for the RSA methods, which do not use it.
+fn consumer_secret(given: Option<String>, signature_method: &str) -> Result<String, String> {
+    match (given, signature_method.starts_with("RSA-")) {
+        (Some(secret), _) => Ok(secret),
+        (None, true) => Ok(String::new()),
+        (None, false) => Err(NO_CONSUMER_SECRET.to_owned()),
+    }
+}
+
+/// The consumer's signer: its key and secret, the signature method, and the realm and RSA
+/// private key if given; checked in that order.
+fn consumer_signer(
+    key: &str,
+    secret: String,
+    signature_method: &str,
+    realm: Option<&str>,
+    private_key_pem: Option<&str>,
+) -> Result<oauth1_signer::Signer, String> {
+    use oauth1_signer::{Consumer, Realm, SignatureMethod, Signer};
+    let text = |e: oauth1_signer::Error| e.to_string();
+    let method: SignatureMethod = signature_method.parse().map_err(text)?;
+    let mut signer = Signer::new(Consumer::new(key, secret)).with_method(method);
+    if let Some(realm) = realm {
+        signer = signer.with_realm(Realm::new(realm).map_err(text)?);
+    }
+    if let Some(pem) = private_key_pem {
+        // Without the `rsa` feature, signing with an RSA method fails with the error that
+        // names the missing feature.
+        #[cfg(feature = "rsa")]
+        {
+            signer =
+                signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem).map_err(text)?);
+        }
+        #[cfg(not(feature = "rsa"))]
+        let _ = pem;
+    }
+    Ok(signer)
 }
 
 #[derive(Args)]

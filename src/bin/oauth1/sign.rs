@@ -3,11 +3,10 @@
 
 use oauth1_signer::cases::answer;
 use oauth1_signer::{
-    BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signed, Signer, Timestamp,
-    Token, Version,
+    BodyHash, Error, Nonce, Request, SignatureMethod, Signed, Signer, Timestamp, Token, Version,
 };
 
-use super::{each_line, read_text, SignArgs, NO_CONSUMER_SECRET};
+use super::{consumer_secret, consumer_signer, each_line, read_text, SignArgs};
 
 pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
@@ -25,23 +24,20 @@ pub(crate) struct FromFlags {
     verifier: Option<String>,
     pub(crate) nonce: Nonce,
     pub(crate) timestamp: Timestamp,
+    /// The `oauth_signature` of the header given with `--authorization`, decoded.
+    pub(crate) sent_signature: Option<String>,
 }
 
 impl FromFlags {
     /// Reads the flags; a random nonce and the clock's time unless given, when `fresh` allows
     /// it.
     pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
-        let args = match args.authorization.clone() {
+        let (args, sent_signature) = match args.authorization.clone() {
             Some(header) => from_header(args, &header)?,
-            None => args,
+            None => (args, None),
         };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
-        let rsa = args.signature_method.starts_with("RSA-");
-        let consumer_secret = match (args.consumer_secret, rsa) {
-            (Some(secret), _) => secret,
-            (None, true) => String::new(),
-            (None, false) => return Err(NO_CONSUMER_SECRET.to_owned()),
-        };
+        let consumer_secret = consumer_secret(args.consumer_secret, &args.signature_method)?;
         let body = args.request.read_body()?;
         if !fresh && args.nonce.is_none() {
             return Err("--nonce is needed: the oauth_nonce the other side signed".to_owned());
@@ -53,33 +49,22 @@ impl FromFlags {
         }
         let text = |e: Error| e.to_string();
 
-        let method: SignatureMethod = args.signature_method.parse().map_err(text)?;
-        let consumer_key = args.consumer_key.unwrap_or_default();
-        let mut signer =
-            Signer::new(Consumer::new(consumer_key, consumer_secret)).with_method(method);
+        let mut signer = consumer_signer(
+            args.consumer_key.as_deref().unwrap_or_default(),
+            consumer_secret,
+            &args.signature_method,
+            args.realm.as_deref(),
+            private_key_pem.as_deref(),
+        )?;
         if let Some(token) = args.token {
             let secret = args.token_secret.unwrap_or_default();
             signer = signer.with_token(Token::new(token, secret));
-        }
-        if let Some(realm) = args.realm {
-            signer = signer.with_realm(Realm::new(realm).map_err(text)?);
         }
         if args.no_version {
             signer = signer.with_version(Version::Omit);
         }
         if args.body_hash {
             signer = signer.with_body_hash(BodyHash::Send);
-        }
-        if let Some(pem) = private_key_pem {
-            // Without the `rsa` feature, signing with an RSA method fails with the error that
-            // names the missing feature.
-            #[cfg(feature = "rsa")]
-            {
-                signer = signer
-                    .with_private_key(oauth1_signer::PrivateKey::from_pem(&pem).map_err(text)?);
-            }
-            #[cfg(not(feature = "rsa"))]
-            let _ = pem;
         }
         let url = args.request.url.unwrap_or_default();
         // The URL is checked before the nonce and the timestamp, as signing checks them.
@@ -103,6 +88,7 @@ impl FromFlags {
             verifier: args.verifier,
             nonce,
             timestamp,
+            sent_signature,
         })
     }
 
@@ -130,8 +116,9 @@ impl FromFlags {
     }
 }
 
-/// The flags with the protocol parameters of a client's Authorization header filled in.
-fn from_header(mut args: SignArgs, header: &str) -> Result<SignArgs, String> {
+/// The flags with the protocol parameters of a client's Authorization header filled in, and
+/// the header's `oauth_signature`.
+fn from_header(mut args: SignArgs, header: &str) -> Result<(SignArgs, Option<String>), String> {
     let parsed = oauth1_signer::header::Authorization::parse(header)
         .map_err(|e| format!("--authorization: {e}"))?;
     let text = |name: &str| -> Result<Option<String>, String> {
@@ -164,16 +151,10 @@ fn from_header(mut args: SignArgs, header: &str) -> Result<SignArgs, String> {
             ))
         }
     }
-    Ok(args)
-}
-
-/// The `oauth_signature` of a client's Authorization header, decoded.
-pub(crate) fn header_signature(header: &str) -> Result<Option<String>, String> {
-    let parsed = oauth1_signer::header::Authorization::parse(header)
-        .map_err(|e| format!("--authorization: {e}"))?;
-    Ok(parsed
+    let signature = parsed
         .get("oauth_signature")
-        .map(|v| String::from_utf8_lossy(v).into_owned()))
+        .map(|v| String::from_utf8_lossy(v).into_owned());
+    Ok((args, signature))
 }
 
 pub(crate) fn one(args: SignArgs) -> Result<(), String> {
