@@ -365,11 +365,11 @@ pub const NO_RSA: &str =
     "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa";
 
 impl CredentialStore for Held {
-    fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+    async fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {
         Ok(self.consumer.clone())
     }
 
-    fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
+    async fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
         Ok(self.token_secret.clone())
     }
 }

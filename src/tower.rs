@@ -25,8 +25,9 @@
 //!      body when a store fails, whose error goes to the log (`tracing`, target
 //!      `oauth1_signer::tower`), never to the client.
 //!
-//! The verifier's stores are called synchronously on the task serving the request: the
-//! in-memory stores never block; a store that waits on the network holds the task meanwhile.
+//! The verifier's stores are awaited on the task serving the request: a store that waits on
+//! the network (a database, `RedisNonceStore`) holds no worker thread meanwhile, and the
+//! memory stores answer at once.
 //!
 //! [`Policy::require_body_hash`]: crate::verify::Policy::require_body_hash
 //!
@@ -280,7 +281,7 @@ where
             };
             if !received.body_signed {
                 // Unread, unchanged: nothing in the signature covers it.
-                return match shared.verify(&received, &[]) {
+                return match shared.verify(&received, &[]).await {
                     Ok(verified) => {
                         parts.extensions.insert(verified);
                         inner.call(HttpRequest::from_parts(parts, body)).await
@@ -295,7 +296,7 @@ where
                 Ok(collected) => collected.to_bytes(),
                 Err(e) => return Ok(body_error(&e, shared.body_limit)),
             };
-            match shared.verify(&received, &body) {
+            match shared.verify(&received, &body).await {
                 Ok(verified) => {
                     parts.extensions.insert(verified);
                     inner
@@ -389,13 +390,13 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
             .check_before_body(&request, received.authorization)
     }
 
-    fn verify(&self, received: &Received<'_>, body: &[u8]) -> Result<Verified, VerifyError> {
+    async fn verify(&self, received: &Received<'_>, body: &[u8]) -> Result<Verified, VerifyError> {
         let request = Request::from_url(received.method, &received.url)
             .map_err(|e| VerifyError::Malformed {
                 detail: e.to_string(),
             })?
             .with_body(received.content_type, body);
-        self.verifier.verify(&request, received.authorization)
+        self.verifier.verify(&request, received.authorization).await
     }
 }
 

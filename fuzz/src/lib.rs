@@ -305,7 +305,7 @@ pub fn verify(data: &[u8]) {
             // A message may quote the input, which then has the secret in it.
             return;
         }
-        match verifier(None).verify_at(&request, Some(header), now) {
+        match verifier(None).verify_at_blocking(&request, Some(header), now) {
             // Only the credentials the server holds can pass.
             Ok(verified) => {
                 assert_eq!(verified.consumer_key(), CONSUMER);
@@ -339,7 +339,7 @@ pub fn verify(data: &[u8]) {
         return;
     }
     let verified =
-        verifier(Some(UNLIMITED)).verify_at(&request, Some(&signed.authorization()), now);
+        verifier(Some(UNLIMITED)).verify_at_blocking(&request, Some(&signed.authorization()), now);
     if let Err(err) = verified {
         panic!("a signed request does not verify: {err}");
     }
@@ -349,7 +349,7 @@ pub fn verify(data: &[u8]) {
     consumer_only.add_consumer(CONSUMER, CONSUMER_SECRET);
     let refused = Verifier::new(consumer_only, MemoryNonceStore::new())
         .with_policy(policy(Some(UNLIMITED)))
-        .verify_at(&request, Some(&signed.authorization()), now);
+        .verify_at_blocking(&request, Some(&signed.authorization()), now);
     assert_eq!(
         refused.map(|_| ()).map_err(|e| e.reason()),
         Err(Reason::BadSignature),
@@ -438,7 +438,7 @@ pub fn sign_line(data: &[u8]) {
     let now: Timestamp = timestamp.parse().unwrap();
     let verified = Verifier::new(credentials, MemoryNonceStore::new())
         .with_policy(policy(Some(UNLIMITED)))
-        .verify_at(&request, Some(&authorization), now);
+        .verify_at_blocking(&request, Some(&authorization), now);
     if let Err(err) = verified {
         panic!("a signed line does not verify: {err}");
     }

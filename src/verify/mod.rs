@@ -44,12 +44,12 @@
 //!
 //! // …and the server verifies it, at a time within the window.
 //! let now = Timestamp::new(1191242100);
-//! let verified = verifier.verify_at(&request, Some(&header), now).unwrap();
+//! let verified = verifier.verify_at_blocking(&request, Some(&header), now).unwrap();
 //! assert_eq!(verified.consumer_key(), "dpf43f3p2l4k3l03");
 //! assert_eq!(verified.token(), Some("nnch734d00sl2jdk"));
 //!
 //! // The same request again is a replay.
-//! let replay = verifier.verify_at(&request, Some(&header), now).unwrap_err();
+//! let replay = verifier.verify_at_blocking(&request, Some(&header), now).unwrap_err();
 //! assert_eq!(replay.reason().as_str(), "replayed-nonce");
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
@@ -67,6 +67,7 @@ use crate::request::Request;
 use crate::sign::{self, SignatureMethod, SigningKey};
 use crate::{Secret, Timestamp};
 
+mod block;
 mod error;
 mod origin;
 mod policy;
@@ -85,7 +86,7 @@ pub use store::{
 #[cfg(feature = "redis")]
 mod redis_store;
 #[cfg(feature = "redis")]
-pub use redis_store::RedisNonceStore;
+pub use redis_store::{BlockingRedisNonceStore, RedisNonceStore};
 
 /// The `WWW-Authenticate` value of a 401 answer: `OAuth realm="…"` (RFC 5849 §3.2).
 #[must_use]
@@ -209,18 +210,35 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     }
 
     /// Verifies `request` (its URL the public one the client used), with its `Authorization`
-    /// header if it has one, at the system clock's time.
+    /// header if it has one, at the system clock's time, awaiting the stores.
     ///
     /// # Errors
     ///
     /// A [`VerifyError`] naming the first failed check.
-    pub fn verify(
+    pub async fn verify(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
         let now = clock()?;
-        self.verify_at(request, authorization, now)
+        self.verify_at(request, authorization, now).await
+    }
+
+    /// [`verify`](Self::verify) on the calling thread, for a server without an async runtime
+    /// (or a test): the stores' futures are run to completion here, the thread parked while
+    /// one waits. The memory stores answer at once, so with them this never parks. Do not
+    /// call it on an async runtime's worker thread with a store that waits on the network:
+    /// the worker would stop serving other requests meanwhile.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn verify_blocking(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<Verified, VerifyError> {
+        block::on(self.verify(request, authorization))
     }
 
     /// Checks 1 to 4 (the protocol parameters, the version, the method, the timestamp) of a
@@ -242,12 +260,27 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         Ok(())
     }
 
-    /// Verifies `request` with the server's clock reading `now`.
+    /// [`verify_at`](Self::verify_at) on the calling thread; see
+    /// [`verify_blocking`](Self::verify_blocking).
     ///
     /// # Errors
     ///
     /// A [`VerifyError`] naming the first failed check.
-    pub fn verify_at(
+    pub fn verify_at_blocking(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+    ) -> Result<Verified, VerifyError> {
+        block::on(self.verify_at(request, authorization, now))
+    }
+
+    /// Verifies `request` with the server's clock reading `now`, awaiting the stores.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub async fn verify_at(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
@@ -272,13 +305,15 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             .signature
             .as_ref()
             .map_or(&[][..], |s| s.as_slice());
-        let authentic = self.check_signature(
-            method,
-            &consumer_key,
-            token.as_deref(),
-            base_string.as_bytes(),
-            signature,
-        )?;
+        let authentic = self
+            .check_signature(
+                method,
+                &consumer_key,
+                token.as_deref(),
+                base_string.as_bytes(),
+                signature,
+            )
+            .await?;
         if !authentic {
             return Err(VerifyError::BadSignature {
                 base_string: base_string.into_string(),
@@ -311,7 +346,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             nonce,
         };
         let expires_at = nonce_expiry(timestamp, window);
-        if !self.nonces.insert(&key, now, expires_at)? {
+        if !self.nonces.insert(&key, now, expires_at).await? {
             return Err(VerifyError::ReplayedNonce);
         }
 
@@ -468,7 +503,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// credential the method needs, are checked against a dummy of the same kind (a short
     /// secret, a 2048-bit public key) and never match: the same lookups and the same work,
     /// and the same answer as a wrong signature.
-    fn check_signature(
+    async fn check_signature(
         &self,
         method: SignatureMethod,
         consumer_key: &str,
@@ -476,9 +511,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         base_string: &[u8],
         signature: &[u8],
     ) -> Result<bool, VerifyError> {
-        let consumer = self.credentials.consumer(consumer_key)?;
+        let consumer = self.credentials.consumer(consumer_key).await?;
         let token_secret = match token {
-            Some(token) => self.credentials.token_secret(consumer_key, token)?,
+            Some(token) => self.credentials.token_secret(consumer_key, token).await?,
             None => Some(Secret::default()),
         };
         if method.is_rsa() {

@@ -4,6 +4,7 @@
 use std::collections::hash_map::{Entry, RandomState};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::future::{ready, Future};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
@@ -138,14 +139,63 @@ impl ConsumerCredential {
     }
 }
 
-/// Where the application keeps the credentials of its clients.
+/// Where the application keeps the credentials of its clients: a database, a cache, memory.
+///
+/// The methods are `async` so that a store on the network (a database with an async driver,
+/// Redis) waits without holding a thread: the [`Verifier`](super::Verifier) awaits them, and
+/// the tower layer awaits the verifier. They return `Send` futures, so that a verification
+/// can move between the threads of a multi-threaded runtime. Implement them with `async fn`;
+/// a store that answers at once (the memory ones) returns a ready future, which costs nothing
+/// to await. A blocking store (a synchronous database driver) is possible too: its `async fn`
+/// does the blocking work, for a server that calls
+/// [`Verifier::verify_blocking`](super::Verifier::verify_blocking) on threads of its own,
+/// never on an async runtime's workers.
+///
+/// The trait is generic (native `async fn` in traits), not an object: the verifier calls it
+/// without boxing a future per request.
+///
+/// ```
+/// use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError};
+/// use oauth1_signer::Secret;
+///
+/// /// Credentials behind an async database driver (here a stand-in with the same shape).
+/// struct Database;
+///
+/// impl Database {
+///     async fn query_one(&self, sql: &str, args: &[&str]) -> Result<Option<String>, std::io::Error> {
+///         let _ = (sql, args);
+///         Ok(Some("kd94hf93k423kf44".to_owned()))
+///     }
+/// }
+///
+/// impl CredentialStore for Database {
+///     async fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+///         let secret = self
+///             .query_one("SELECT secret FROM consumers WHERE key = $1", &[consumer_key])
+///             .await
+///             .map_err(StoreError::new)?;
+///         Ok(secret.map(ConsumerCredential::from_secret))
+///     }
+///
+///     async fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+///         let secret = self
+///             .query_one("SELECT secret FROM tokens WHERE consumer = $1 AND token = $2", &[consumer_key, token])
+///             .await
+///             .map_err(StoreError::new)?;
+///         Ok(secret.map(Secret::from))
+///     }
+/// }
+/// ```
 pub trait CredentialStore {
     /// What is held for `consumer_key`, or `None` if the key is unknown.
     ///
     /// # Errors
     ///
     /// A [`StoreError`] if the store cannot answer.
-    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError>;
+    fn consumer(
+        &self,
+        consumer_key: &str,
+    ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send;
 
     /// The secret of `token`, or `None` unless such a token was issued to `consumer_key`.
     /// Every signature method asks: a token that is unknown or another consumer's is refused
@@ -154,23 +204,41 @@ pub trait CredentialStore {
     /// # Errors
     ///
     /// A [`StoreError`] if the store cannot answer.
-    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError>;
+    fn token_secret(
+        &self,
+        consumer_key: &str,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send;
 }
 
 impl<T: CredentialStore + ?Sized> CredentialStore for &T {
-    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+    fn consumer(
+        &self,
+        consumer_key: &str,
+    ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send {
         (**self).consumer(consumer_key)
     }
-    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+    fn token_secret(
+        &self,
+        consumer_key: &str,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send {
         (**self).token_secret(consumer_key, token)
     }
 }
 
 impl<T: CredentialStore + ?Sized> CredentialStore for Arc<T> {
-    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+    fn consumer(
+        &self,
+        consumer_key: &str,
+    ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send {
         (**self).consumer(consumer_key)
     }
-    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+    fn token_secret(
+        &self,
+        consumer_key: &str,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send {
         (**self).token_secret(consumer_key, token)
     }
 }
@@ -241,16 +309,23 @@ impl MemoryCredentials {
 }
 
 impl CredentialStore for MemoryCredentials {
-    fn consumer(&self, consumer_key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
-        Ok(self.consumers.get(consumer_key).cloned())
+    fn consumer(
+        &self,
+        consumer_key: &str,
+    ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send {
+        ready(Ok(self.consumers.get(consumer_key).cloned()))
     }
 
-    fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
-        Ok(self
+    fn token_secret(
+        &self,
+        consumer_key: &str,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send {
+        ready(Ok(self
             .tokens
             .get(consumer_key)
             .and_then(|tokens| tokens.get(token))
-            .cloned())
+            .cloned()))
     }
 }
 
@@ -298,6 +373,9 @@ impl NonceKey<'_> {
 /// this one's by up to the window. A store that counts expiry in whole seconds from the
 /// moment it writes (`now` is the clock's reading rounded down) keeps the entry at least that
 /// long.
+///
+/// Like [`CredentialStore`], the method is `async` and returns a `Send` future; the memory
+/// store answers at once.
 pub trait NonceStore {
     /// Records `nonce` if it is new, atomically; returns `true` if it was new, `false` if it
     /// was already recorded (a replay).
@@ -311,7 +389,7 @@ pub trait NonceStore {
         nonce: &NonceKey<'_>,
         now: Timestamp,
         expires_at: Timestamp,
-    ) -> Result<bool, StoreError>;
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 }
 
 impl<T: NonceStore + ?Sized> NonceStore for &T {
@@ -320,7 +398,7 @@ impl<T: NonceStore + ?Sized> NonceStore for &T {
         nonce: &NonceKey<'_>,
         now: Timestamp,
         expires_at: Timestamp,
-    ) -> Result<bool, StoreError> {
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
         (**self).insert(nonce, now, expires_at)
     }
 }
@@ -331,7 +409,7 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
         nonce: &NonceKey<'_>,
         now: Timestamp,
         expires_at: Timestamp,
-    ) -> Result<bool, StoreError> {
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
         (**self).insert(nonce, now, expires_at)
     }
 }
@@ -502,6 +580,18 @@ impl NonceStore for MemoryNonceStore {
         nonce: &NonceKey<'_>,
         now: Timestamp,
         expires_at: Timestamp,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        ready(self.record(nonce, now, expires_at))
+    }
+}
+
+impl MemoryNonceStore {
+    /// [`NonceStore::insert`], at once.
+    fn record(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
     ) -> Result<bool, StoreError> {
         let fingerprint = self.fingerprint(nonce);
         let mut state = self
@@ -557,7 +647,7 @@ mod tests {
         expires: u64,
     ) -> Result<bool, String> {
         store
-            .insert(
+            .record(
                 &key(nonce.as_bytes()),
                 Timestamp::new(now),
                 Timestamp::new(expires),

@@ -85,12 +85,12 @@ fn verifying_the_x_api_sample_allocates_at_most_twelve_times() {
     let verifier = Verifier::new(credentials, MemoryNonceStore::new());
     // The nonce store's first entry makes its table.
     verifier
-        .verify_at(&request, Some(&first), timestamp)
+        .verify_at_blocking(&request, Some(&first), timestamp)
         .unwrap();
 
     let (request_ok, count) = allocations(|| {
         verifier
-            .verify_at(&request, Some(&second), timestamp)
+            .verify_at_blocking(&request, Some(&second), timestamp)
             .unwrap()
     });
     assert_eq!(request_ok.consumer_key(), consumer_key);

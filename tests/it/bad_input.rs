@@ -214,7 +214,7 @@ fn refusal(entry: &Entry) -> Option<Result<String, String>> {
                 ]);
                 Verifier::new(credentials, MemoryNonceStore::new()).with_policy(policy)
             };
-            match verifier.verify_at(&request, header.as_deref(), Timestamp::new(NOW)) {
+            match verifier.verify_at_blocking(&request, header.as_deref(), Timestamp::new(NOW)) {
                 Ok(_) => Err("verified".to_owned()),
                 Err(e) => Ok(format!("{}: {e}", e.reason())),
             }

@@ -111,3 +111,19 @@ pub fn header_parts(header: &str) -> Result<Vec<(String, String)>, String> {
     parts.sort();
     Ok(parts)
 }
+
+/// The output of a future that must be ready at once, as the memory stores' are.
+///
+/// # Panics
+///
+/// If the future is pending: a memory store that waited would be a bug.
+pub fn at_once<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+    {
+        std::task::Poll::Ready(output) => output,
+        std::task::Poll::Pending => panic!("the future is pending; a memory store answers at once"),
+    }
+}

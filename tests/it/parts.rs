@@ -152,7 +152,7 @@ fn what_the_parts_send_is_what_they_signed() {
                     .allow_plaintext_over_http(true)
                     .with_timestamp_window(u64::MAX / 4),
             )
-            .verify_at(&sent, Some(&from_parts.authorization()), timestamp);
+            .verify_at_blocking(&sent, Some(&from_parts.authorization()), timestamp);
         assert!(verified.is_ok(), "{}: {verified:?}", case.name);
         run += 1;
     }

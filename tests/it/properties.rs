@@ -272,7 +272,7 @@ impl Model {
                     .allow_plaintext_over_http(true)
                     .require_body_hash(true),
             )
-            .verify_at(&request, Some(&header), Timestamp::new(NOW))
+            .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
             .map(|_| ())
             .map_err(|e| e.to_string())
     }

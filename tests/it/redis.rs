@@ -1,6 +1,10 @@
-//! The Redis nonce store against a real `redis-server` on a loopback port, started here.
-//! `scripts/test` installs the server (Debian package `redis-server`) when it is missing.
+//! The Redis nonce stores against real `redis-server`s on loopback ports, started here: one
+//! server, and a Redis Cluster of three. `scripts/test` installs the server and `redis-cli`
+//! (Debian package `redis-server`) when they are missing.
 #![cfg(feature = "redis")]
+// A test holds the serializing lock for its whole run, awaits included: each test has a
+// runtime of its own, so waiting on it blocks only the test's own thread.
+#![allow(clippy::await_holding_lock)]
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -9,7 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use oauth1_signer::verify::{
-    MemoryCredentials, NonceKey, NonceStore, Reason, RedisNonceStore, Verifier,
+    BlockingRedisNonceStore, MemoryCredentials, NonceKey, NonceStore, Reason, RedisNonceStore,
+    Verifier, VerifyError,
 };
 use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
 
@@ -44,9 +49,15 @@ impl Server {
     /// Starts a server and waits until it answers; `None` when the process that answers on
     /// `port` is not the one started here (it exited, or another one holds the port).
     fn try_start_on(port: u16) -> Option<Server> {
+        Server::try_start_with(port, &[])
+    }
+
+    /// [`try_start_on`](Self::try_start_on) with more arguments for `redis-server`.
+    fn try_start_with(port: u16, extra: &[&str]) -> Option<Server> {
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--save", "", "--appendonly", "no"])
+            .args(extra)
             .stdout(Stdio::null())
             .spawn()
             .expect("redis-server is not installed: run scripts/test, which installs it");
@@ -128,51 +139,77 @@ fn request() -> Request<'static> {
     Request::new("GET", "https://photos.example.net/photos?size=original").unwrap()
 }
 
-#[test]
-fn two_instances_sharing_redis_refuse_a_replay_across_them() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_sharing_redis_refuse_a_replay_across_them() {
     let _serial = serial();
     let server = Server::start();
     let a = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
     let b = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
     let h = signed_header("shared");
-    a.verify_at(&request(), Some(&h), Timestamp::new(NOW))
-        .unwrap();
-    let err = b
-        .verify_at(&request(), Some(&h), Timestamp::new(NOW))
-        .unwrap_err();
+    let now = Timestamp::new(NOW);
+    a.verify_at(&request(), Some(&h), now).await.unwrap();
+    let err = b.verify_at(&request(), Some(&h), now).await.unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce);
     // A failed verification records nothing: a forgery with a new nonce leaves it unused.
     let forged = h.replace("shared", "fresh");
     assert_eq!(
-        a.verify_at(&request(), Some(&forged), Timestamp::new(NOW))
+        a.verify_at(&request(), Some(&forged), now)
+            .await
             .unwrap_err()
             .reason(),
         Reason::BadSignature
     );
-    b.verify_at(
-        &request(),
-        Some(&signed_header("fresh")),
-        Timestamp::new(NOW),
-    )
-    .unwrap();
+    b.verify_at(&request(), Some(&signed_header("fresh")), now)
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_blocking_and_the_async_store_share_their_nonces() {
+    let _serial = serial();
+    let server = Server::start();
+    let blocking = Verifier::new(
+        credentials(),
+        BlockingRedisNonceStore::open(&server.url()).unwrap(),
+    );
+    let async_ = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
+    let now = Timestamp::new(NOW);
+    let (first, second) = (signed_header("first"), signed_header("second"));
+    // The blocking store is called where blocking is allowed.
+    let verified =
+        tokio::task::block_in_place(|| blocking.verify_at_blocking(&request(), Some(&first), now));
+    verified.unwrap();
+    let err = async_
+        .verify_at(&request(), Some(&first), now)
+        .await
+        .unwrap_err();
+    assert_eq!(err.reason(), Reason::ReplayedNonce);
+    async_
+        .verify_at(&request(), Some(&second), now)
+        .await
+        .unwrap();
+    let err =
+        tokio::task::block_in_place(|| blocking.verify_at_blocking(&request(), Some(&second), now))
+            .unwrap_err();
+    assert_eq!(err.reason(), Reason::ReplayedNonce);
 }
 
 /// Sleeps until `fraction` of a second past the unix second `second`.
-fn sleep_until(second: u64, fraction: f64) {
+async fn sleep_until(second: u64, fraction: f64) {
     let target = Duration::from_secs(second) + Duration::from_secs_f64(fraction);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap();
     if let Some(left) = target.checked_sub(now) {
-        thread::sleep(left);
+        tokio::time::sleep(left).await;
     }
 }
 
 /// The key's expiry, counted by Redis in whole seconds from when it was written, must outlive
 /// the last instant any instance accepts the timestamp: this one's until the end of the second
 /// `timestamp + window`, and another's whose clock is behind by up to the window.
-#[test]
-fn a_replay_is_refused_at_the_last_accepted_instant() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_is_refused_at_the_last_accepted_instant() {
     let _serial = serial();
     let server = Server::start();
     let window = 1;
@@ -184,31 +221,43 @@ fn a_replay_is_refused_at_the_last_accepted_instant() {
     let (a, b) = (verifier(&server), verifier(&server));
     // Signed and first verified just after a second begins, by the real clock.
     let start = Timestamp::now().unwrap().as_secs() + 1;
-    sleep_until(start, 0.01);
+    sleep_until(start, 0.01).await;
     let timestamp = Timestamp::now().unwrap();
     let header = Signer::new(Consumer::new(CK, "kd94hf93k423kf44"))
         .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"))
         .sign(&request(), &Nonce::new("last").unwrap(), timestamp)
         .unwrap()
         .authorization();
-    a.verify(&request(), Some(&header)).unwrap();
+    a.verify(&request(), Some(&header)).await.unwrap();
 
     // In the last second this instance accepts the timestamp, past the moment a key that
     // expired with the window (written a hundredth of a second into its first second) was
     // gone, and half a second before the key written now may go.
-    sleep_until(timestamp.as_secs() + window, 0.5);
-    let err = a.verify(&request(), Some(&header)).unwrap_err();
+    sleep_until(timestamp.as_secs() + window, 0.5).await;
+    let err = a.verify(&request(), Some(&header)).await.unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce, "{err}");
 
     // Another instance whose clock is a window behind accepts the timestamp a window longer.
-    sleep_until(timestamp.as_secs() + 2 * window, 0.5);
+    sleep_until(timestamp.as_secs() + 2 * window, 0.5).await;
     let behind = Timestamp::new(Timestamp::now().unwrap().as_secs() - window);
-    let err = b.verify_at(&request(), Some(&header), behind).unwrap_err();
+    let err = b
+        .verify_at(&request(), Some(&header), behind)
+        .await
+        .unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce, "{err}");
 }
 
-#[test]
-fn entries_expire_with_the_window() {
+/// The remaining time to live of `key`, in seconds.
+fn ttl(server: &Server, key: &str) -> i64 {
+    let mut redis = redis::Client::open(server.url())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    redis::cmd("TTL").arg(key).query(&mut redis).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn entries_expire_with_the_window() {
     let _serial = serial();
     let server = Server::start();
     let store = RedisNonceStore::open(&server.url())
@@ -222,47 +271,89 @@ fn entries_expire_with_the_window() {
     };
     assert!(store
         .insert(&key, Timestamp::new(NOW), Timestamp::new(NOW + 300))
+        .await
         .unwrap());
-    let mut redis = redis::Client::open(server.url())
-        .unwrap()
-        .get_connection()
-        .unwrap();
-    let ttl: i64 = redis::cmd("TTL")
-        .arg(format!("test:{}", key.to_key_string()))
-        .query(&mut redis)
-        .unwrap();
-    assert!((299..=300).contains(&ttl), "{ttl}");
+    let t = ttl(&server, &format!("test:{}", key.to_key_string()));
+    assert!((299..=300).contains(&t), "{t}");
     // Past its window the entry never lingers without an expiry.
+    let late = NonceKey {
+        nonce: b"late",
+        ..key
+    };
     assert!(store
-        .insert(
-            &NonceKey {
-                nonce: b"late",
-                ..key
-            },
-            Timestamp::new(NOW + 400),
-            Timestamp::new(NOW + 300)
-        )
+        .insert(&late, Timestamp::new(NOW + 400), Timestamp::new(NOW + 300))
+        .await
         .unwrap());
-    let ttl: i64 = redis::cmd("TTL")
-        .arg(format!(
-            "test:{}",
-            NonceKey {
-                nonce: b"late",
-                ..key
-            }
-            .to_key_string()
+    assert_eq!(ttl(&server, &format!("test:{}", late.to_key_string())), 1);
+    // The blocking store writes the same keys with the same expiry.
+    let blocking = BlockingRedisNonceStore::open(&server.url())
+        .unwrap()
+        .with_prefix("test:");
+    let other = NonceKey {
+        nonce: b"blocking",
+        ..key
+    };
+    let new = tokio::task::block_in_place(|| {
+        crate::common::at_once(blocking.insert(
+            &other,
+            Timestamp::new(NOW),
+            Timestamp::new(NOW + 300),
         ))
-        .query(&mut redis)
-        .unwrap();
-    assert_eq!(ttl, 1);
+    });
+    assert!(new.unwrap());
+    let t = ttl(&server, &format!("test:{}", other.to_key_string()));
+    assert!((299..=300).contains(&t), "{t}");
 }
 
-#[test]
-fn racing_instances_accept_a_nonce_exactly_once() {
+fn race_key(nonce: &str) -> NonceKey<'_> {
+    NonceKey {
+        consumer_key: CK,
+        token: None,
+        timestamp: Timestamp::new(NOW),
+        nonce: nonce.as_bytes(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_instances_accept_a_nonce_exactly_once() {
     let _serial = serial();
     let server = Server::start();
     let stores: Vec<Arc<RedisNonceStore>> = (0..4)
         .map(|_| Arc::new(RedisNonceStore::open(&server.url()).unwrap()))
+        .collect();
+    for round in 0..20 {
+        let nonce = format!("race-{round}");
+        let tasks: Vec<_> = stores
+            .iter()
+            .map(|store| {
+                let store = Arc::clone(store);
+                let nonce = nonce.clone();
+                tokio::spawn(async move {
+                    store
+                        .insert(
+                            &race_key(&nonce),
+                            Timestamp::new(NOW),
+                            Timestamp::new(NOW + 300),
+                        )
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        let mut accepted = 0;
+        for task in tasks {
+            accepted += usize::from(task.await.unwrap());
+        }
+        assert_eq!(accepted, 1, "round {round}");
+    }
+}
+
+#[test]
+fn racing_blocking_instances_accept_a_nonce_exactly_once() {
+    let _serial = serial();
+    let server = Server::start();
+    let stores: Vec<Arc<BlockingRedisNonceStore>> = (0..4)
+        .map(|_| Arc::new(BlockingRedisNonceStore::open(&server.url()).unwrap()))
         .collect();
     for round in 0..20 {
         let nonce = format!("race-{round}");
@@ -272,18 +363,12 @@ fn racing_instances_accept_a_nonce_exactly_once() {
                 let store = Arc::clone(store);
                 let nonce = nonce.clone();
                 thread::spawn(move || {
-                    store
-                        .insert(
-                            &NonceKey {
-                                consumer_key: CK,
-                                token: None,
-                                timestamp: Timestamp::new(NOW),
-                                nonce: nonce.as_bytes(),
-                            },
-                            Timestamp::new(NOW),
-                            Timestamp::new(NOW + 300),
-                        )
-                        .unwrap()
+                    crate::common::at_once(store.insert(
+                        &race_key(&nonce),
+                        Timestamp::new(NOW),
+                        Timestamp::new(NOW + 300),
+                    ))
+                    .unwrap()
                 })
             })
             .collect();
@@ -296,8 +381,19 @@ fn racing_instances_accept_a_nonce_exactly_once() {
     }
 }
 
-#[test]
-fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
+fn assert_store_failure(err: &VerifyError) {
+    assert_eq!(err.reason(), Reason::StoreFailure, "{err}");
+    assert_eq!(err.status(), 503);
+    assert!(err.problem().is_none());
+    assert!(
+        err.to_string()
+            .starts_with("the server's credential or nonce store failed: "),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
     let _serial = serial();
     let mut server = Server::start();
     let port = server.port;
@@ -307,54 +403,307 @@ fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
             .unwrap()
             .with_timeout(Duration::from_millis(500)),
     );
+    let now = Timestamp::new(NOW);
     verifier
-        .verify_at(
-            &request(),
-            Some(&signed_header("before")),
-            Timestamp::new(NOW),
-        )
+        .verify_at(&request(), Some(&signed_header("before")), now)
+        .await
         .unwrap();
     server.stop();
-    let err = verifier
-        .verify_at(
-            &request(),
-            Some(&signed_header("during")),
-            Timestamp::new(NOW),
-        )
-        .unwrap_err();
-    assert_eq!(err.reason(), Reason::StoreFailure);
-    assert_eq!(err.status(), 503);
-    assert!(err.problem().is_none());
-    assert!(
-        err.to_string()
-            .starts_with("the server's credential or nonce store failed: "),
-        "{err}"
-    );
-    // The server comes back (empty: no persistence); the store reconnects.
+    // Requests during the outage fail, each within the timeout, none accepted.
+    for attempt in 0..3 {
+        let started = Instant::now();
+        let err = verifier
+            .verify_at(
+                &request(),
+                Some(&signed_header(&format!("during-{attempt}"))),
+                now,
+            )
+            .await
+            .unwrap_err();
+        assert_store_failure(&err);
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    // The server comes back (empty: no persistence); the store reconnects by itself, and
+    // until it has, requests fail and are never accepted unrecorded.
     let _server = Server::start_on(port);
-    verifier
-        .verify_at(
-            &request(),
-            Some(&signed_header("during")),
-            Timestamp::new(NOW),
-        )
-        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let header = signed_header(&format!("after-{attempt}"));
+        match verifier.verify_at(&request(), Some(&header), now).await {
+            Ok(_) => {
+                let err = verifier
+                    .verify_at(&request(), Some(&header), now)
+                    .await
+                    .unwrap_err();
+                assert_eq!(err.reason(), Reason::ReplayedNonce);
+                break;
+            }
+            Err(err) => assert_store_failure(&err),
+        }
+        assert!(Instant::now() < deadline, "no reconnection within 10 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[test]
-fn nothing_listening_is_an_error() {
+fn the_blocking_store_reconnects_after_a_lost_connection() {
+    let _serial = serial();
+    let mut server = Server::start();
+    let port = server.port;
+    let verifier = Verifier::new(
+        credentials(),
+        BlockingRedisNonceStore::open(&server.url())
+            .unwrap()
+            .with_timeout(Duration::from_millis(500)),
+    );
+    let now = Timestamp::new(NOW);
+    verifier
+        .verify_at_blocking(&request(), Some(&signed_header("before")), now)
+        .unwrap();
+    server.stop();
+    let err = verifier
+        .verify_at_blocking(&request(), Some(&signed_header("during")), now)
+        .unwrap_err();
+    assert_store_failure(&err);
+    let _server = Server::start_on(port);
+    verifier
+        .verify_at_blocking(&request(), Some(&signed_header("during")), now)
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_listening_is_an_error() {
     let _serial = serial();
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
+    let url = format!("redis://127.0.0.1:{port}/");
     let verifier = Verifier::new(
         credentials(),
-        RedisNonceStore::open(&format!("redis://127.0.0.1:{port}/")).unwrap(),
+        RedisNonceStore::open(&url)
+            .unwrap()
+            .with_timeout(Duration::from_millis(500)),
     );
     let err = verifier
         .verify_at(&request(), Some(&signed_header("x")), Timestamp::new(NOW))
+        .await
         .unwrap_err();
-    assert_eq!(err.reason(), Reason::StoreFailure);
+    assert_store_failure(&err);
+    let verifier = Verifier::new(credentials(), BlockingRedisNonceStore::open(&url).unwrap());
+    let err = tokio::task::block_in_place(|| {
+        verifier.verify_at_blocking(&request(), Some(&signed_header("x")), Timestamp::new(NOW))
+    })
+    .unwrap_err();
+    assert_store_failure(&err);
+}
+
+#[test]
+fn opening_outside_a_runtime_is_an_error_that_says_so() {
+    let err = RedisNonceStore::open("redis://127.0.0.1:6379/").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "RedisNonceStore::open needs a Tokio runtime: call it from async code running on one (inside #[tokio::main], say)"
+    );
+    let err = RedisNonceStore::open_cluster(["redis://127.0.0.1:7000/"]).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("RedisNonceStore::open_cluster needs a Tokio runtime"),
+        "{err}"
+    );
+}
+
+/// A Redis Cluster of three masters on loopback, each with its own directory for its cluster
+/// state, stopped on drop.
+struct Cluster {
+    nodes: Vec<Server>,
+    _dir: TempDir,
+}
+
+/// A directory removed on drop.
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Cluster {
+    /// Three nodes on ports whose cluster bus ports (port + 10000) are free too, joined with
+    /// `redis-cli --cluster create`, waited for until every node says the cluster is ok.
+    fn start() -> Cluster {
+        let dir = std::env::temp_dir().join(format!("oauth1-cluster-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dir = TempDir(dir);
+        let mut nodes = Vec::new();
+        let mut candidate = 20_000 + (std::process::id() % 5_000) as u16;
+        while nodes.len() < 3 {
+            candidate += 1;
+            assert!(candidate < 30_000, "no free ports for a cluster");
+            let free = |port: u16| TcpListener::bind(("127.0.0.1", port)).is_ok();
+            if !free(candidate) || !free(candidate + 10_000) {
+                continue;
+            }
+            let config = dir.0.join(format!("nodes-{candidate}.conf"));
+            if let Some(server) = Server::try_start_with(
+                candidate,
+                &[
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    config.to_str().unwrap(),
+                    "--dir",
+                    dir.0.to_str().unwrap(),
+                ],
+            ) {
+                nodes.push(server);
+            }
+        }
+        let addresses: Vec<String> = nodes
+            .iter()
+            .map(|n| format!("127.0.0.1:{}", n.port))
+            .collect();
+        let status = Command::new("redis-cli")
+            .args(["--cluster", "create"])
+            .args(&addresses)
+            .args(["--cluster-replicas", "0", "--cluster-yes"])
+            .stdout(Stdio::null())
+            .status()
+            .expect("redis-cli is not installed: run scripts/test, which installs it");
+        assert!(status.success(), "redis-cli --cluster create failed");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        for node in &nodes {
+            loop {
+                let info: String = redis::cmd("CLUSTER")
+                    .arg("INFO")
+                    .query(
+                        &mut redis::Client::open(node.url())
+                            .unwrap()
+                            .get_connection()
+                            .unwrap(),
+                    )
+                    .unwrap();
+                if info.lines().any(|l| l.trim() == "cluster_state:ok") {
+                    break;
+                }
+                assert!(Instant::now() < deadline, "the cluster did not become ok");
+                thread::sleep(Duration::from_millis(50));
+            }
+        }
+        Cluster { nodes, _dir: dir }
+    }
+
+    fn urls(&self) -> Vec<String> {
+        self.nodes.iter().map(Server::url).collect()
+    }
+
+    /// How many keys each node holds.
+    fn key_counts(&self) -> Vec<usize> {
+        self.nodes
+            .iter()
+            .map(|node| {
+                redis::cmd("DBSIZE")
+                    .query(
+                        &mut redis::Client::open(node.url())
+                            .unwrap()
+                            .get_connection()
+                            .unwrap(),
+                    )
+                    .unwrap()
+            })
+            .collect()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_sharing_a_redis_cluster_accept_each_nonce_once() {
+    let _serial = serial();
+    let cluster = Cluster::start();
+    let urls = cluster.urls();
+    // Each instance knows a different node first; the cluster client finds the others.
+    let a = Arc::new(Verifier::new(
+        credentials(),
+        RedisNonceStore::open_cluster([urls[0].as_str()]).unwrap(),
+    ));
+    let b = Arc::new(Verifier::new(
+        credentials(),
+        RedisNonceStore::open_cluster([urls[2].as_str(), urls[1].as_str()]).unwrap(),
+    ));
+    let now = Timestamp::new(NOW);
+    let request = request();
+    let mut accepted = 0;
+    for i in 0..60 {
+        let header = signed_header(&format!("cluster-{i}"));
+        // Sent to both at once: exactly one accepts.
+        let answers = tokio::join!(
+            a.verify_at(&request, Some(&header), now),
+            b.verify_at(&request, Some(&header), now)
+        );
+        match answers {
+            (Ok(_), Err(refused)) | (Err(refused), Ok(_)) => {
+                assert_eq!(refused.reason(), Reason::ReplayedNonce, "{refused}");
+                accepted += 1;
+            }
+            other => panic!("nonce {i}: {other:?}"),
+        }
+    }
+    assert_eq!(accepted, 60);
+    // The nonces are spread over the nodes: the store followed the cluster's slots.
+    let counts = cluster.key_counts();
+    assert_eq!(counts.iter().sum::<usize>(), 60, "{counts:?}");
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}
+
+/// The tower layer over the Redis store: accepted, then a replay refused, then 503 while Redis
+/// is away.
+#[cfg(feature = "tower")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tower_layer_awaits_the_redis_store() {
+    use http_body_util::Full;
+    use tower::{Layer, ServiceExt};
+
+    let _serial = serial();
+    let mut server = Server::start();
+    let verifier = Verifier::new(
+        credentials(),
+        RedisNonceStore::open(&server.url())
+            .unwrap()
+            .with_timeout(Duration::from_millis(500)),
+    );
+    let layer =
+        oauth1_signer::tower::VerifyLayer::new(verifier, "https://photos.example.net").unwrap();
+    let service = layer.layer(tower::service_fn(
+        |_: http::Request<Full<bytes::Bytes>>| async {
+            Ok::<_, std::convert::Infallible>(http::Response::new(Full::<bytes::Bytes>::from("ok")))
+        },
+    ));
+    let now = Timestamp::now().unwrap();
+    let header = |nonce: &str| {
+        Signer::new(Consumer::new(CK, "kd94hf93k423kf44"))
+            .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"))
+            .sign(&request(), &Nonce::new(nonce).unwrap(), now)
+            .unwrap()
+            .authorization()
+    };
+    let send = |header: String| {
+        let request = http::Request::get("/photos?size=original")
+            .header("authorization", header)
+            .body(Full::default())
+            .unwrap();
+        let service = service.clone();
+        async move { service.oneshot(request).await.unwrap().status().as_u16() }
+    };
+    let first = header("tower-1");
+    assert_eq!(send(first.clone()).await, 200);
+    assert_eq!(send(first).await, 401);
+    server.stop();
+    assert_eq!(send(header("tower-2")).await, 503);
 }

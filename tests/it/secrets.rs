@@ -120,11 +120,11 @@ fn the_verifier_its_results_and_its_errors() {
 
     let (request, header) = signed_plaintext();
     let identity = verifier
-        .verify_at(&request, Some(&header), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
         .unwrap();
     debug("Verified", &identity);
     let replay = verifier
-        .verify_at(&request, Some(&header), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
         .unwrap_err();
     error("a replay", &replay);
 
@@ -135,7 +135,7 @@ fn the_verifier_its_results_and_its_errors() {
     other.add_token("ck", "tk", TS);
     let err = Verifier::new(other, MemoryNonceStore::new())
         .with_policy(Policy::default().allow_plaintext(true))
-        .verify_at(&request, Some(&header), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
         .unwrap_err();
     error("a bad PLAINTEXT signature", &err);
     if let Some(problem) = err.problem() {
@@ -237,27 +237,46 @@ fn the_tower_layer() {
 }
 
 #[cfg(feature = "redis")]
-#[test]
-fn the_redis_store_and_its_errors() {
-    use oauth1_signer::verify::{NonceKey, NonceStore};
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_redis_stores_and_their_errors() {
+    use oauth1_signer::verify::{BlockingRedisNonceStore, NonceKey, NonceStore, RedisNonceStore};
 
     let url = format!("redis://:{SERVER}@127.0.0.1:1/");
-    let store = oauth1_signer::verify::RedisNonceStore::open(&url).unwrap();
-    debug("RedisNonceStore", &store);
     let key = NonceKey {
         consumer_key: "ck",
         token: None,
         timestamp: Timestamp::new(NOW),
         nonce: b"n",
     };
-    // Nothing listens on port 1: the error must not show the password in the URL.
+    // Nothing listens on port 1: the errors must not show the password in the URL.
+    let store = RedisNonceStore::open(&url).unwrap();
+    debug("RedisNonceStore", &store);
     let err = store
         .insert(&key, Timestamp::new(NOW), Timestamp::new(NOW + 1))
+        .await
         .unwrap_err();
     error("a Redis error", &err);
-    let bad = oauth1_signer::verify::RedisNonceStore::open(&format!("redis://:{SERVER}@[::1"))
+    let cluster = RedisNonceStore::open_cluster([url.as_str()]).unwrap();
+    debug("RedisNonceStore (cluster)", &cluster);
+    let err = cluster
+        .insert(&key, Timestamp::new(NOW), Timestamp::new(NOW + 1))
+        .await
         .unwrap_err();
-    error("a Redis URL error", &bad);
+    error("a Redis Cluster error", &err);
+    let blocking = BlockingRedisNonceStore::open(&url).unwrap();
+    debug("BlockingRedisNonceStore", &blocking);
+    let err = tokio::task::block_in_place(|| {
+        crate::common::at_once(blocking.insert(&key, Timestamp::new(NOW), Timestamp::new(NOW + 1)))
+    })
+    .unwrap_err();
+    error("a blocking Redis error", &err);
+    for bad in [
+        RedisNonceStore::open(&format!("redis://:{SERVER}@[::1")).unwrap_err(),
+        RedisNonceStore::open_cluster([format!("redis://:{SERVER}@[::1").as_str()]).unwrap_err(),
+        BlockingRedisNonceStore::open(&format!("redis://:{SERVER}@[::1")).unwrap_err(),
+    ] {
+        error("a Redis URL error", &bad);
+    }
 }
 
 /// The command line: human output, `--verbose`, and errors, for every subcommand.

@@ -430,7 +430,7 @@ async fn a_full_nonce_store_is_answered_503_and_a_replay_still_401() {
 struct Failing;
 
 impl oauth1_signer::verify::CredentialStore for Failing {
-    fn consumer(
+    async fn consumer(
         &self,
         _: &str,
     ) -> Result<Option<oauth1_signer::verify::ConsumerCredential>, oauth1_signer::verify::StoreError>
@@ -439,7 +439,7 @@ impl oauth1_signer::verify::CredentialStore for Failing {
             "connection to db-7.internal:5432 as user admin refused",
         ))
     }
-    fn token_secret(
+    async fn token_secret(
         &self,
         _: &str,
         _: &str,
@@ -541,4 +541,83 @@ async fn behind_a_proxy_only_its_headers_make_the_url() {
         .unwrap();
     let answer = send(&layer, request, &calls).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
+}
+
+/// Credentials whose consumer `slow` is answered only after the gate opens, as a database
+/// that takes its time.
+struct Gated {
+    inner: MemoryCredentials,
+    gate: Arc<tokio::sync::Notify>,
+    waiting: Arc<AtomicUsize>,
+}
+
+impl oauth1_signer::verify::CredentialStore for Gated {
+    async fn consumer(
+        &self,
+        key: &str,
+    ) -> Result<Option<oauth1_signer::verify::ConsumerCredential>, oauth1_signer::verify::StoreError>
+    {
+        if key == "slow" {
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            self.gate.notified().await;
+        }
+        self.inner.consumer(key).await
+    }
+
+    async fn token_secret(
+        &self,
+        key: &str,
+        token: &str,
+    ) -> Result<Option<oauth1_signer::Secret>, oauth1_signer::verify::StoreError> {
+        self.inner.token_secret(key, token).await
+    }
+}
+
+/// On a runtime of one thread, a request whose store waits leaves the thread to the others:
+/// the store is awaited, not called in a way that holds the thread.
+#[tokio::test(flavor = "current_thread")]
+async fn a_store_that_waits_holds_no_thread() {
+    let mut inner = MemoryCredentials::new();
+    inner.add_consumer("slow", "slow-secret");
+    inner.add_consumer("fast", "fast-secret");
+    let gate = Arc::new(tokio::sync::Notify::new());
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let store = Gated {
+        inner,
+        gate: Arc::clone(&gate),
+        waiting: Arc::clone(&waiting),
+    };
+    let layer = VerifyLayer::new(
+        Verifier::new(store, MemoryNonceStore::new()),
+        "https://photos.example.net",
+    )
+    .unwrap();
+    let service = layer.layer(service_fn(|_: http::Request<Body>| async {
+        Ok::<_, Infallible>(http::Response::new(Body::from("served")))
+    }));
+    let url = "https://photos.example.net/photos";
+    let signed = |consumer: &str, secret: &str| {
+        let header = Signer::new(Consumer::new(consumer, secret))
+            .sign_now(&Request::new("GET", url).unwrap())
+            .unwrap()
+            .authorization();
+        http::Request::get("/photos")
+            .header("authorization", header)
+            .body(Body::default())
+            .unwrap()
+    };
+
+    let slow = tokio::spawn(service.clone().oneshot(signed("slow", "slow-secret")));
+    while waiting.load(Ordering::SeqCst) == 0 {
+        tokio::task::yield_now().await;
+    }
+    let fast = service
+        .clone()
+        .oneshot(signed("fast", "fast-secret"))
+        .await
+        .unwrap();
+    assert_eq!(fast.status(), 200);
+    assert!(!slow.is_finished());
+    gate.notify_one();
+    assert_eq!(slow.await.unwrap().unwrap().status(), 200);
 }

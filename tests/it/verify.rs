@@ -55,7 +55,7 @@ fn a_signed_request_verifies_and_says_who_signed_it() {
         "n1",
     );
     let v = verifier()
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
     assert_eq!(v.consumer_key(), CK);
     assert_eq!(v.token(), Some(TK));
@@ -94,7 +94,7 @@ fn every_method_and_transport_round_trips() {
                 .unwrap();
             // Header transport.
             verifier
-                .verify_at(&request, Some(&signed.authorization()), Timestamp::new(NOW))
+                .verify_at_blocking(&request, Some(&signed.authorization()), Timestamp::new(NOW))
                 .unwrap_or_else(|e| panic!("{method} header: {e}"));
             // Query transport: the protocol parameters appended to the URL's query.
             let url = format!("{URL}&{}", signed.to_urlencoded());
@@ -105,12 +105,12 @@ fn every_method_and_transport_round_trips() {
                 in_query = in_query.with_body("application/json", b"{\"a\":1}");
             }
             let err = verifier
-                .verify_at(&in_query, None, Timestamp::new(NOW))
+                .verify_at_blocking(&in_query, None, Timestamp::new(NOW))
                 .unwrap_err();
             assert_eq!(err.reason(), Reason::ReplayedNonce, "{method} query: {err}");
             let fresh = self::verifier();
             fresh
-                .verify_at(&in_query, None, Timestamp::new(NOW))
+                .verify_at_blocking(&in_query, None, Timestamp::new(NOW))
                 .unwrap_or_else(|e| panic!("{method} query: {e}"));
             // Form transport.
             if form {
@@ -123,7 +123,7 @@ fn every_method_and_transport_round_trips() {
                     .unwrap()
                     .with_form_body(body.as_bytes());
                 self::verifier()
-                    .verify_at(&in_body, None, Timestamp::new(NOW))
+                    .verify_at_blocking(&in_body, None, Timestamp::new(NOW))
                     .unwrap_or_else(|e| panic!("{method} body: {e}"));
             }
         }
@@ -138,7 +138,7 @@ fn body_hash_is_checked_and_can_be_required() {
         .with_body("application/json", body);
     let h = header(&signer().with_body_hash(BodyHash::Send), &request, "bh");
     verifier()
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
 
     // The same header over another body: the signature still matches (the body is not in the
@@ -147,7 +147,7 @@ fn body_hash_is_checked_and_can_be_required() {
         .unwrap()
         .with_body("application/json", br#"{"text":"hellO"}"#);
     let err = verifier()
-        .verify_at(&other, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&other, Some(&h), Timestamp::new(NOW))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::BadBodyHash);
     assert_eq!(
@@ -159,13 +159,13 @@ fn body_hash_is_checked_and_can_be_required() {
     let plain = header(&signer(), &request, "bh2");
     let strict = verifier().with_policy(Policy::default().require_body_hash(true));
     let err = strict
-        .verify_at(&request, Some(&plain), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&plain), Timestamp::new(NOW))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::MissingParameter);
     assert_eq!(err.to_string(), "missing oauth_body_hash");
     // Required by policy, present.
     strict
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
 }
 
@@ -211,7 +211,7 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
 
     // The published request verifies: the base for every mutation below.
     verifier()
-        .verify_at(&http, Some(&crafted(&base_params())), now)
+        .verify_at_blocking(&http, Some(&crafted(&base_params())), now)
         .unwrap();
 
     let with = |name: &str, value: Option<&'static str>| {
@@ -299,7 +299,9 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
         let store = MemoryNonceStore::new();
         let verifier = Verifier::new(credentials(), &store)
             .with_policy(Policy::default().allow_plaintext(true));
-        let err = verifier.verify_at(&http, Some(&h), now).unwrap_err();
+        let err = verifier
+            .verify_at_blocking(&http, Some(&h), now)
+            .unwrap_err();
         assert_eq!(
             (err.reason(), err.to_string().as_str()),
             (reason, message),
@@ -313,7 +315,9 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
     // 300 seconds off passes the window (and then fails the signature, which covers the
     // published timestamp).
     let edge = with("oauth_timestamp", Some("1191241796"));
-    let err = verifier().verify_at(&http, Some(&edge), now).unwrap_err();
+    let err = verifier()
+        .verify_at_blocking(&http, Some(&edge), now)
+        .unwrap_err();
     assert_eq!(err.reason(), Reason::BadSignature, "{err}");
 }
 
@@ -331,16 +335,16 @@ fn the_timestamp_window_edges_are_inclusive_and_a_policy() {
         (NOW - 301, false),
         (NOW + 301, false),
     ] {
-        let got = verifier().verify_at(&request, Some(&h), Timestamp::new(now));
+        let got = verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(now));
         assert_eq!(got.is_ok(), ok, "{now}: {got:?}");
     }
     let narrow = verifier().with_policy(Policy::default().with_timestamp_window(10));
     assert_eq!(
-        reason(narrow.verify_at(&request, Some(&h), Timestamp::new(NOW + 11))),
+        reason(narrow.verify_at_blocking(&request, Some(&h), Timestamp::new(NOW + 11))),
         Reason::StaleTimestamp
     );
     narrow
-        .verify_at(&request, Some(&h), Timestamp::new(NOW + 10))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW + 10))
         .unwrap();
 }
 
@@ -354,7 +358,7 @@ fn unknown_consumers_and_tokens_fail_as_bad_signatures() {
     for s in [stranger, wrong_token, wrong_secret] {
         let h = header(&s, &request, "u");
         assert_eq!(
-            reason(verifier().verify_at(&request, Some(&h), Timestamp::new(NOW))),
+            reason(verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))),
             Reason::BadSignature
         );
     }
@@ -362,7 +366,7 @@ fn unknown_consumers_and_tokens_fail_as_bad_signatures() {
     let two_legged = Signer::new(Consumer::new(CK, CS));
     let h = header(&two_legged, &request, "2l");
     let v = verifier()
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
     assert_eq!(v.token(), None);
 }
@@ -384,14 +388,14 @@ fn a_one_byte_change_anywhere_fails() {
         .unwrap()
         .authorization();
     verifier()
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
 
     let check = |method: &str, url: &str, body: &str, h: &str| {
         let request = Request::new(method, url)
             .unwrap()
             .with_form_body(body.as_bytes());
-        verifier().verify_at(&request, Some(h), Timestamp::new(NOW))
+        verifier().verify_at_blocking(&request, Some(h), Timestamp::new(NOW))
     };
     let mut failures = 0;
     for m in ["PUT", "POSt"] {
@@ -423,7 +427,7 @@ fn a_one_byte_change_anywhere_fails() {
             continue;
         };
         let request = request.with_form_body(body.as_bytes());
-        let got = verifier().verify_at(&request, Some(&h), Timestamp::new(NOW));
+        let got = verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW));
         let same_uri = changed.eq_ignore_ascii_case(url) && i < "https://api.example.com".len();
         assert_eq!(got.is_ok(), same_uri, "url {changed}: {got:?}");
     }
@@ -451,14 +455,14 @@ fn protocol_parameters_travel_in_exactly_one_place() {
         .unwrap();
     let both = Request::new("GET", &format!("{URL}&{}", signed.to_urlencoded())).unwrap();
     let err = verifier()
-        .verify_at(&both, Some(&signed.authorization()), Timestamp::new(NOW))
+        .verify_at_blocking(&both, Some(&signed.authorization()), Timestamp::new(NOW))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::MalformedRequest);
     assert_eq!(
         err.to_string(),
         "protocol parameters are sent in both the query and the Authorization header: send them in one place"
     );
-    let none = verifier().verify_at(&request, None, Timestamp::new(NOW));
+    let none = verifier().verify_at_blocking(&request, None, Timestamp::new(NOW));
     assert_eq!(reason(none), Reason::MissingParameter);
 }
 
@@ -469,13 +473,13 @@ fn limits_apply_before_anything_is_checked() {
     let tight = verifier()
         .with_policy(Policy::default().with_limits(oauth1_signer::verify::Limits::new(h.len(), 9)));
     tight
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
     let tighter = verifier().with_policy(
         Policy::default().with_limits(oauth1_signer::verify::Limits::new(h.len() - 1, 9)),
     );
     let err = tighter
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::MalformedRequest);
     assert_eq!(
@@ -490,7 +494,7 @@ fn limits_apply_before_anything_is_checked() {
     let fewer = verifier()
         .with_policy(Policy::default().with_limits(oauth1_signer::verify::Limits::new(8192, 8)));
     let err = fewer
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap_err();
     assert_eq!(err.to_string(), "the request has more than 8 parameters");
 }
@@ -507,7 +511,7 @@ fn the_parameter_limit_counts_query_body_and_header_before_decoding() {
             .with_policy(
                 Policy::default().with_limits(oauth1_signer::verify::Limits::new(8192, max)),
             )
-            .verify_at(&request, Some(h), Timestamp::new(NOW))
+            .verify_at_blocking(&request, Some(h), Timestamp::new(NOW))
             .unwrap_err()
             .to_string()
     };
@@ -528,7 +532,7 @@ fn the_default_parameter_limit_at_and_past_it() {
         let url = format!("https://photos.example.net/photos?{}", query.join("&"));
         let request = Request::new("GET", &url).unwrap();
         let h = header(&signer(), &request, "many");
-        let result = verifier().verify_at(&request, Some(&h), Timestamp::new(NOW));
+        let result = verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW));
         match result {
             Ok(_) => assert!(verifies, "{extra}"),
             Err(e) => {
@@ -550,7 +554,7 @@ fn method_allow_list_and_plaintext_policy() {
     let sha1_only =
         verifier().with_policy(Policy::default().with_methods(&[SignatureMethod::HmacSha1]));
     let err = sha1_only
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -564,7 +568,7 @@ fn method_allow_list_and_plaintext_policy() {
         "p",
     );
     assert_eq!(
-        reason(verifier().verify_at(&http, Some(&h), Timestamp::new(NOW))),
+        reason(verifier().verify_at_blocking(&http, Some(&h), Timestamp::new(NOW))),
         Reason::InsecureTransport
     );
     verifier()
@@ -573,7 +577,7 @@ fn method_allow_list_and_plaintext_policy() {
                 .allow_plaintext(true)
                 .allow_plaintext_over_http(true),
         )
-        .verify_at(&http, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&http, Some(&h), Timestamp::new(NOW))
         .unwrap();
 }
 
@@ -583,7 +587,7 @@ fn version_may_be_omitted() {
     let h = header(&signer().with_version(Version::Omit), &request, "v");
     assert!(!h.contains("oauth_version"));
     verifier()
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
 }
 
@@ -601,16 +605,16 @@ fn replays_are_refused_and_failures_record_nothing() {
 
     // A forgery with the same nonce first: rejected, and it does not burn the nonce.
     assert_eq!(
-        reason(verifier.verify_at(&request, Some(&forged), Timestamp::new(NOW))),
+        reason(verifier.verify_at_blocking(&request, Some(&forged), Timestamp::new(NOW))),
         Reason::BadSignature
     );
     assert!(store.is_empty());
     verifier
-        .verify_at(&request, Some(&good), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&good), Timestamp::new(NOW))
         .unwrap();
     assert_eq!(store.len(), 1);
     let err = verifier
-        .verify_at(&request, Some(&good), Timestamp::new(NOW + 1))
+        .verify_at_blocking(&request, Some(&good), Timestamp::new(NOW + 1))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce);
     assert_eq!(err.status(), 401);
@@ -626,7 +630,7 @@ fn replays_are_refused_and_failures_record_nothing() {
         .unwrap()
         .authorization();
     verifier
-        .verify_at(&request, Some(&other_time), Timestamp::new(NOW + 1))
+        .verify_at_blocking(&request, Some(&other_time), Timestamp::new(NOW + 1))
         .unwrap();
     assert_eq!(store.len(), 2);
 }
@@ -642,49 +646,51 @@ fn the_memory_store_forgets_nonces_once_their_window_has_passed() {
         nonce,
     };
     let expires = Timestamp::new(NOW + 300);
-    assert!(store
-        .insert(&key(b"a"), Timestamp::new(NOW), expires)
-        .unwrap());
-    assert!(!store
-        .insert(&key(b"a"), Timestamp::new(NOW + 300), expires)
-        .unwrap());
-    assert!(store
-        .insert(&key(b"b"), Timestamp::new(NOW + 30), expires)
-        .unwrap());
+    assert!(
+        crate::common::at_once(store.insert(&key(b"a"), Timestamp::new(NOW), expires)).unwrap()
+    );
+    assert!(
+        !crate::common::at_once(store.insert(&key(b"a"), Timestamp::new(NOW + 300), expires))
+            .unwrap()
+    );
+    assert!(
+        crate::common::at_once(store.insert(&key(b"b"), Timestamp::new(NOW + 30), expires))
+            .unwrap()
+    );
     assert_eq!(store.len(), 2);
     // Past its window an entry no longer counts: the next insert drops every expired one
     // ("a" and "b").
-    assert!(store
-        .insert(
-            &key(b"a"),
-            Timestamp::new(NOW + 301),
-            Timestamp::new(NOW + 601)
-        )
-        .unwrap());
-    assert!(store
-        .insert(
-            &key(b"c"),
-            Timestamp::new(NOW + 301),
-            Timestamp::new(NOW + 601)
-        )
-        .unwrap());
+    assert!(crate::common::at_once(store.insert(
+        &key(b"a"),
+        Timestamp::new(NOW + 301),
+        Timestamp::new(NOW + 601)
+    ))
+    .unwrap());
+    assert!(crate::common::at_once(store.insert(
+        &key(b"c"),
+        Timestamp::new(NOW + 301),
+        Timestamp::new(NOW + 601)
+    ))
+    .unwrap());
     assert_eq!(store.len(), 2);
-    assert!(store
-        .insert(
-            &key(b"d"),
-            Timestamp::new(NOW + 361),
-            Timestamp::new(NOW + 661)
-        )
-        .unwrap());
+    assert!(crate::common::at_once(store.insert(
+        &key(b"d"),
+        Timestamp::new(NOW + 361),
+        Timestamp::new(NOW + 661)
+    ))
+    .unwrap());
     assert_eq!(store.len(), 3);
     // Scope: the same nonce with another token or no token is another nonce.
     let other = NonceKey {
         token: None,
         ..key(b"c")
     };
-    assert!(store
-        .insert(&other, Timestamp::new(NOW + 301), Timestamp::new(NOW + 601))
-        .unwrap());
+    assert!(crate::common::at_once(store.insert(
+        &other,
+        Timestamp::new(NOW + 301),
+        Timestamp::new(NOW + 601)
+    ))
+    .unwrap());
 }
 
 #[test]
@@ -711,19 +717,23 @@ fn the_memory_store_tells_every_scope_apart_and_knows_each_again() {
     ];
     let (now, expires) = (Timestamp::new(NOW), Timestamp::new(NOW + 300));
     for scope in &scopes {
-        assert!(store.insert(scope, now, expires).unwrap(), "{scope:?}");
+        assert!(
+            crate::common::at_once(store.insert(scope, now, expires)).unwrap(),
+            "{scope:?}"
+        );
     }
     for scope in &scopes {
-        assert!(!store.insert(scope, now, expires).unwrap(), "{scope:?}");
+        assert!(
+            !crate::common::at_once(store.insert(scope, now, expires)).unwrap(),
+            "{scope:?}"
+        );
     }
     assert_eq!(store.len(), scopes.len());
     // No token and an empty token are one scope, as in the key string.
-    assert!(!store
-        .insert(&key("", None, NOW, b""), now, expires)
-        .unwrap());
+    assert!(!crate::common::at_once(store.insert(&key("", None, NOW, b""), now, expires)).unwrap());
     // Another store draws another key and knows none of them.
     let other = MemoryNonceStore::new();
-    assert!(other.insert(&scopes[0], now, expires).unwrap());
+    assert!(crate::common::at_once(other.insert(&scopes[0], now, expires)).unwrap());
 }
 
 #[test]
@@ -731,7 +741,7 @@ fn errors_map_to_status_and_problem_reports() {
     let request = Request::new("GET", URL).unwrap();
     let h = header(&signer(), &request, "p");
     let err = verifier()
-        .verify_at(&request, Some(&h), Timestamp::new(NOW + 1000))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW + 1000))
         .unwrap_err();
     assert_eq!(err.status(), 401);
     let problem = err.problem().unwrap();
@@ -745,7 +755,7 @@ fn errors_map_to_status_and_problem_reports() {
     );
 
     let missing = verifier()
-        .verify_at(
+        .verify_at_blocking(
             &request,
             Some("OAuth oauth_token=\"x\""),
             Timestamp::new(NOW),
@@ -782,7 +792,7 @@ fn errors_never_carry_secrets_or_the_expected_signature() {
         (&other, hmac.authorization()),
     ] {
         let err = verifier()
-            .verify_at(req, Some(&h), Timestamp::new(NOW))
+            .verify_at_blocking(req, Some(&h), Timestamp::new(NOW))
             .unwrap_err();
         assert_eq!(err.reason(), Reason::BadSignature);
         let texts = [
@@ -802,7 +812,7 @@ fn errors_never_carry_secrets_or_the_expected_signature() {
         .sign(&request, &nonce, Timestamp::new(NOW))
         .unwrap();
     let verified = verifier()
-        .verify_at(&request, Some(&good.authorization()), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&good.authorization()), Timestamp::new(NOW))
         .unwrap();
     let debug = format!("{verified:?}");
     assert!(!debug.contains(CS) && !debug.contains(TS), "{debug}");
@@ -907,7 +917,7 @@ fn only_the_forwarding_headers_the_proxy_sets_are_read() {
         "fw",
     );
     assert_eq!(
-        reason(verifier().verify_at(&request, Some(&h), Timestamp::new(NOW))),
+        reason(verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))),
         Reason::InsecureTransport
     );
 
@@ -970,19 +980,19 @@ mod rsa {
             let h = header(&rsa_signer(method), &request, &format!("rsa-{method}"));
             for creds in [rsa_only(), both.clone()] {
                 let v = Verifier::new(creds, MemoryNonceStore::new())
-                    .verify_at(&request, Some(&h), Timestamp::new(NOW))
+                    .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
                     .unwrap();
                 assert_eq!(v.token(), Some(TK));
             }
             // Without a public key for the consumer, RSA is refused as a bad signature.
             assert_eq!(
-                reason(verifier().verify_at(&request, Some(&h), Timestamp::new(NOW))),
+                reason(verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))),
                 Reason::BadSignature
             );
             let other = Request::new("GET", "https://photos.example.net/photos").unwrap();
             assert_eq!(
                 reason(
-                    Verifier::new(rsa_only(), MemoryNonceStore::new()).verify_at(
+                    Verifier::new(rsa_only(), MemoryNonceStore::new()).verify_at_blocking(
                         &other,
                         Some(&h),
                         Timestamp::new(NOW)
@@ -1013,7 +1023,7 @@ mod rsa {
                     .with_private_key(key());
                 let h = header(&s, &request, &format!("{method}-{token}"));
                 let err = Verifier::new(&creds, MemoryNonceStore::new())
-                    .verify_at(&request, Some(&h), Timestamp::new(NOW))
+                    .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
                     .unwrap_err();
                 assert_eq!(err.reason(), Reason::BadSignature, "{method} {token}");
             }
@@ -1042,7 +1052,7 @@ mod rsa {
                 let h = header(&s, &request, &format!("{method}-{token:?}"));
                 let err = Verifier::new(&creds, MemoryNonceStore::new())
                     .with_policy(policy.clone())
-                    .verify_at(&request, Some(&h), Timestamp::new(NOW))
+                    .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
                     .unwrap_err();
                 assert_eq!(err.reason(), Reason::BadSignature, "{method} {token:?}");
             }
@@ -1099,16 +1109,16 @@ mod rsa {
     }
 
     impl CredentialStore for Recording {
-        fn consumer(&self, key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
+        async fn consumer(&self, key: &str) -> Result<Option<ConsumerCredential>, StoreError> {
             self.calls.lock().unwrap().push(format!("consumer {key}"));
-            self.inner.consumer(key)
+            self.inner.consumer(key).await
         }
-        fn token_secret(&self, key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        async fn token_secret(&self, key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
             self.calls
                 .lock()
                 .unwrap()
                 .push(format!("token {key} {token}"));
-            self.inner.token_secret(key, token)
+            self.inner.token_secret(key, token).await
         }
     }
 
@@ -1132,7 +1142,7 @@ mod rsa {
                     inner: inner.clone(),
                     ..Recording::default()
                 };
-                let result = Verifier::new(&store, MemoryNonceStore::new()).verify_at(
+                let result = Verifier::new(&store, MemoryNonceStore::new()).verify_at_blocking(
                     &request,
                     Some(&h),
                     Timestamp::new(NOW),
@@ -1160,7 +1170,7 @@ fn hmac_requests_naming_a_token_the_server_does_not_hold_are_refused() {
         let s = Signer::new(Consumer::new(CK, CS)).with_token(Token::new(token, secret));
         let h = header(&s, &request, token);
         let err = Verifier::new(&creds, MemoryNonceStore::new())
-            .verify_at(&request, Some(&h), Timestamp::new(NOW))
+            .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
             .unwrap_err();
         assert_eq!(err.reason(), Reason::BadSignature, "{token}");
     }
@@ -1179,7 +1189,7 @@ fn plaintext_is_accepted_only_when_the_application_asks() {
         .contains(&SignatureMethod::Plaintext));
     assert_eq!(
         reason(
-            Verifier::new(credentials(), MemoryNonceStore::new()).verify_at(
+            Verifier::new(credentials(), MemoryNonceStore::new()).verify_at_blocking(
                 &request,
                 Some(&h),
                 Timestamp::new(NOW)
@@ -1191,7 +1201,7 @@ fn plaintext_is_accepted_only_when_the_application_asks() {
     assert!(policy.methods.contains(&SignatureMethod::Plaintext));
     Verifier::new(credentials(), MemoryNonceStore::new())
         .with_policy(policy.clone())
-        .verify_at(&request, Some(&h), Timestamp::new(NOW))
+        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
         .unwrap();
     assert!(!policy
         .allow_plaintext(false)

@@ -37,11 +37,13 @@ fn verdict(line: &Line, nonces: &MemoryNonceStore) -> Expected {
     if let Some(window) = line.timestamp_window {
         policy = policy.with_timestamp_window(window);
     }
-    match Verifier::new(held, nonces).with_policy(policy).verify_at(
-        &request,
-        line.authorization.as_deref(),
-        Timestamp::new(line.now),
-    ) {
+    match Verifier::new(held, nonces)
+        .with_policy(policy)
+        .verify_at_blocking(
+            &request,
+            line.authorization.as_deref(),
+            Timestamp::new(line.now),
+        ) {
         Ok(_) => Expected {
             valid: Some(true),
             ..Expected::default()

@@ -31,7 +31,7 @@ fn check(
 ) -> Result<Verified, VerifyError> {
     Verifier::new(held, nonces)
         .with_policy(policy)
-        .verify_at(request, authorization, now)
+        .verify_at_blocking(request, authorization, now)
 }
 
 fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
