@@ -19,8 +19,9 @@
 //!    secret for HMAC and PLAINTEXT, a public key for RSA); a token the request names must
 //!    have been issued to the consumer, whatever the method. An unknown consumer key or
 //!    token, or a consumer without the credential the method needs, is checked against a
-//!    dummy of the same kind, so it costs about the same time and fails the same way as a
-//!    wrong signature;
+//!    dummy of the same kind, so it costs about the same time as a known pair and fails the
+//!    same way as a wrong signature. The HMACs of pairs that verified lately are kept keyed
+//!    ([`Verifier::with_mac_cache`]), which spares their next requests one keying;
 //! 6. `oauth_body_hash` against the raw body, when present (or required by the policy);
 //! 7. only then, the nonce is recorded; a nonce seen before with the same consumer key, token
 //!    and timestamp is a replay. A request that fails an earlier check records nothing.
@@ -66,16 +67,19 @@ use crate::params::{self as collection, Collect, Normalized, Parameters, Source,
 use crate::request::Request;
 use crate::sign::{self, SignatureMethod, SigningKey};
 use crate::{Secret, Timestamp};
+use macs::MacCache;
 
 mod block;
 mod error;
+mod macs;
 mod origin;
 mod policy;
 mod store;
 
 pub use error::{Problem, Reason, VerifyError};
+pub use macs::DEFAULT_MAC_CACHE;
 pub use origin::{ProxyHeaders, PublicOrigin};
-pub use policy::{Limits, Policy};
+pub use policy::{BodyHashDigest, Limits, Policy};
 #[cfg(feature = "rsa")]
 pub use store::MIN_RSA_BITS;
 pub use store::{
@@ -160,6 +164,7 @@ pub struct Verifier<C, N> {
     credentials: C,
     nonces: N,
     policy: Policy,
+    macs: MacCache,
 }
 
 /// The protocol parameters of the transport that carries them: where their values lie in the
@@ -184,7 +189,25 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             credentials,
             nonces,
             policy: Policy::default(),
+            macs: MacCache::new(DEFAULT_MAC_CACHE),
         }
+    }
+
+    /// Keeps the keyed HMACs of at most `capacity` credential pairs (the consumer's and the
+    /// token's secret) that verified lately, so that their next requests are not keyed again
+    /// ([`DEFAULT_MAC_CACHE`] unless set; 0 keeps none). An entry is used only while the store
+    /// still hands out the same secrets, so a changed secret takes effect at once. Only pairs
+    /// whose signature matched are kept: a request with credentials that are unknown, or
+    /// known and not used lately, is keyed from the secrets, one extra hash block or two.
+    #[must_use]
+    pub fn with_mac_cache(mut self, capacity: usize) -> Self {
+        self.macs = MacCache::new(capacity);
+        self
+    }
+
+    /// The most keyed HMACs kept ([`with_mac_cache`](Self::with_mac_cache)).
+    pub fn mac_cache_capacity(&self) -> usize {
+        self.macs.capacity()
     }
 
     /// The policy.
@@ -328,13 +351,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                     detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
                 });
             }
-            let expected = sign::body_hash(method, request.body());
-            if !bool::from(expected.as_bytes().ct_eq(sent)) {
-                return Err(VerifyError::BadBodyHash {
-                    detail:
-                        "oauth_body_hash does not match the body: hash the body exactly as sent",
-                });
-            }
+            check_body_hash(self.policy.body_hash_digest, method, request.body(), sent)?;
         }
 
         // 7. Nonce, last: only an authentic request is recorded.
@@ -523,27 +540,65 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
         let known = consumer_secret.is_some() && token_secret.is_some();
         let dummy = dummy_secret();
-        let key = SigningKey::new(
+        let (consumer_secret, token_secret) = (
             consumer_secret.unwrap_or(dummy),
             token_secret.as_ref().unwrap_or(dummy),
         );
-        let matches = if method == SignatureMethod::Plaintext {
-            key.expose().ct_eq(signature)
-        } else {
-            let expected =
-                sign::hmac_digest(method, &key, base_string).map_err(|e| VerifyError::Signing {
-                    detail: e.to_string(),
-                })?;
-            // Strict base64: canonical padding, no trailing bits; anything else cannot match,
-            // nor can anything longer than the longest digest (64 bytes in 88 characters).
-            let mut sent = [0u8; 66];
-            let sent = BASE64
-                .decode_slice(signature, &mut sent)
-                .map_or(&[][..], |len| &sent[..len]);
-            expected.ct_eq(sent)
-        };
-        Ok(known && bool::from(matches))
+        if method == SignatureMethod::Plaintext {
+            let key = SigningKey::new(consumer_secret, token_secret);
+            return Ok(known && bool::from(key.expose().ct_eq(signature)));
+        }
+        let keyed = self
+            .macs
+            .keyed(method, consumer_secret, token_secret)
+            .ok_or_else(|| VerifyError::Signing {
+                detail: format!("{method} is not an HMAC method"),
+            })?;
+        let expected = keyed.mac.digest(base_string);
+        // Strict base64: canonical padding, no trailing bits; anything else cannot match, nor
+        // can anything longer than the longest digest (64 bytes in 88 characters).
+        let mut sent = [0u8; 66];
+        let sent = BASE64
+            .decode_slice(signature, &mut sent)
+            .map_or(&[][..], |len| &sent[..len]);
+        let authentic = known && bool::from(expected.ct_eq(sent));
+        if authentic && !keyed.cached {
+            self.macs
+                .keep(method, consumer_secret, token_secret, keyed.mac);
+        }
+        Ok(authentic)
     }
+}
+
+/// Checks `oauth_body_hash` (`sent`) against the body, with the digests the policy takes.
+fn check_body_hash(
+    digest: BodyHashDigest,
+    method: SignatureMethod,
+    body: &[u8],
+    sent: &[u8],
+) -> Result<(), VerifyError> {
+    let hash_of = |method| sign::body_hash(method, body);
+    let matches = |hash: &str| bool::from(hash.as_bytes().ct_eq(sent));
+    let sha1 = || hash_of(SignatureMethod::HmacSha1);
+    let ok = match digest {
+        BodyHashDigest::OfMethod => matches(&hash_of(method)),
+        BodyHashDigest::Sha1 => matches(&sha1()),
+        BodyHashDigest::OfMethodOrSha1 => matches(&hash_of(method)) | matches(&sha1()),
+    };
+    if ok {
+        return Ok(());
+    }
+    // A hash of the body with the other digest is a client that hashes the other way, not a
+    // body changed on the way: say so.
+    let other_digest = hash_of(method) != sha1();
+    let detail = if digest == BodyHashDigest::OfMethod && other_digest && matches(&sha1()) {
+        "oauth_body_hash is the body's SHA-1, and this server takes the digest of the signature method (SHA-256 for the *-SHA256 methods, SHA-512 for HMAC-SHA512), as the Body Hash extension says: hash with that digest, or have the server accept SHA-1 (BodyHashDigest::OfMethodOrSha1)"
+    } else if digest == BodyHashDigest::Sha1 && other_digest && matches(&hash_of(method)) {
+        "oauth_body_hash is the body's digest of the signature method, and this server takes SHA-1: hash the body with SHA-1, or have the server accept the method's digest (BodyHashDigest::OfMethodOrSha1)"
+    } else {
+        "oauth_body_hash does not match the body: hash the body exactly as sent"
+    };
+    Err(VerifyError::BadBodyHash { detail })
 }
 
 /// The secret unknown consumers and tokens are checked with. Twice over with the `&`, it fits

@@ -23,6 +23,9 @@ pub struct Policy {
     /// Whether a request with a body that is not a form must carry `oauth_body_hash`.
     /// Default: no.
     pub require_body_hash: bool,
+    /// Which digest of the body `oauth_body_hash` may be. Default: the signature method's
+    /// ([`BodyHashDigest::OfMethod`]).
+    pub body_hash_digest: BodyHashDigest,
     /// Limits on the unauthenticated input.
     pub limits: Limits,
 }
@@ -38,6 +41,7 @@ impl Default for Policy {
                 .collect(),
             plaintext_over_http: false,
             require_body_hash: false,
+            body_hash_digest: BodyHashDigest::default(),
             limits: Limits::default(),
         }
     }
@@ -91,10 +95,44 @@ impl Policy {
         self
     }
 
+    /// Which digest of the body `oauth_body_hash` may be.
+    #[must_use]
+    pub fn with_body_hash_digest(mut self, digest: BodyHashDigest) -> Self {
+        self.body_hash_digest = digest;
+        self
+    }
+
     /// The limits on unauthenticated input.
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
     }
+}
+
+/// Which digest of the body a verifier takes as `oauth_body_hash` (the OAuth Request Body Hash
+/// extension), base64-encoded either way.
+///
+/// The extension hashes the body with the signature method's own digest, and this crate's
+/// signer does; but oauthlib (and so requests-oauthlib) always sends SHA-1, whatever the
+/// method. A server whose clients use those chooses [`Sha1`](Self::Sha1) or
+/// [`OfMethodOrSha1`](Self::OfMethodOrSha1).
+///
+/// ```
+/// use oauth1_signer::verify::{BodyHashDigest, Policy};
+///
+/// let policy = Policy::default().with_body_hash_digest(BodyHashDigest::OfMethodOrSha1);
+/// assert_eq!(policy.body_hash_digest, BodyHashDigest::OfMethodOrSha1);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BodyHashDigest {
+    /// The signature method's digest, as the extension says: SHA-256 for `HMAC-SHA256` and
+    /// `RSA-SHA256`, SHA-512 for `HMAC-SHA512`, SHA-1 for the others. The default.
+    #[default]
+    OfMethod,
+    /// SHA-1, whatever the method: what oauthlib's clients send.
+    Sha1,
+    /// Either the method's digest or SHA-1.
+    OfMethodOrSha1,
 }

@@ -488,9 +488,10 @@ impl MemoryState {
     }
 }
 
-/// The hasher of fingerprints, which are already keyed hashes: their low 64 bits.
+/// The hasher of tables whose keys are already keyed hashes (the nonce store's fingerprints,
+/// the verifier's keyed HMACs): the key itself, or its low 64 bits.
 #[derive(Debug, Default)]
-struct Fingerprinted(u64);
+pub(crate) struct Fingerprinted(u64);
 
 impl Hasher for Fingerprinted {
     fn finish(&self) -> u64 {
@@ -498,10 +499,14 @@ impl Hasher for Fingerprinted {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        // Only `u128`s are hashed; any other bytes are folded in all the same.
+        // Only `u64`s and `u128`s are hashed; any other bytes are folded in all the same.
         for &b in bytes {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
     }
 
     #[allow(clippy::cast_possible_truncation)] // the low 64 bits, on purpose

@@ -1208,3 +1208,168 @@ fn plaintext_is_accepted_only_when_the_application_asks() {
         .methods
         .contains(&SignatureMethod::Plaintext));
 }
+
+/// Credentials that the test changes while the verifier runs, as a database whose rows change.
+#[derive(Default)]
+struct Changing(std::sync::Mutex<MemoryCredentials>);
+
+impl oauth1_signer::verify::CredentialStore for Changing {
+    async fn consumer(
+        &self,
+        key: &str,
+    ) -> Result<Option<oauth1_signer::verify::ConsumerCredential>, oauth1_signer::verify::StoreError>
+    {
+        let held = self.0.lock().unwrap().clone();
+        held.consumer(key).await
+    }
+
+    async fn token_secret(
+        &self,
+        key: &str,
+        token: &str,
+    ) -> Result<Option<oauth1_signer::Secret>, oauth1_signer::verify::StoreError> {
+        let held = self.0.lock().unwrap().clone();
+        held.token_secret(key, token).await
+    }
+}
+
+/// The verifier keeps the keyed HMAC of a pair that verified; a secret changed in the store
+/// takes effect on the next request all the same, whichever secret changes.
+#[test]
+fn a_changed_secret_takes_effect_at_once() {
+    let store = Changing(std::sync::Mutex::new(credentials()));
+    let verifier = Verifier::new(&store, MemoryNonceStore::new());
+    let request = Request::new("GET", URL).unwrap();
+    let now = Timestamp::new(NOW);
+    let signed_with = |cs: &str, ts: &str, nonce: &str| {
+        header(
+            &Signer::new(Consumer::new(CK, cs)).with_token(Token::new(TK, ts)),
+            &request,
+            nonce,
+        )
+    };
+    for nonce in ["a", "b"] {
+        verifier
+            .verify_at_blocking(&request, Some(&signed_with(CS, TS, nonce)), now)
+            .unwrap();
+    }
+    store
+        .0
+        .lock()
+        .unwrap()
+        .add_consumer(CK, "new consumer secret");
+    let old = signed_with(CS, TS, "c");
+    assert_eq!(
+        reason(verifier.verify_at_blocking(&request, Some(&old), now)),
+        Reason::BadSignature
+    );
+    let new = signed_with("new consumer secret", TS, "d");
+    verifier
+        .verify_at_blocking(&request, Some(&new), now)
+        .unwrap();
+    store
+        .0
+        .lock()
+        .unwrap()
+        .add_token(CK, TK, "new token secret");
+    let old = signed_with("new consumer secret", TS, "e");
+    assert_eq!(
+        reason(verifier.verify_at_blocking(&request, Some(&old), now)),
+        Reason::BadSignature
+    );
+    let new = signed_with("new consumer secret", "new token secret", "f");
+    verifier
+        .verify_at_blocking(&request, Some(&new), now)
+        .unwrap();
+    // Without the cache, the same answers.
+    let uncached = Verifier::new(&store, MemoryNonceStore::new()).with_mac_cache(0);
+    assert_eq!(uncached.mac_cache_capacity(), 0);
+    assert_eq!(
+        reason(uncached.verify_at_blocking(&request, Some(&signed_with(CS, TS, "g")), now)),
+        Reason::BadSignature
+    );
+    uncached
+        .verify_at_blocking(&request, Some(&new), now)
+        .unwrap();
+}
+
+/// oauthlib hashes a body with SHA-1 whatever the method (fixtures/verify.json, lines signed
+/// by oauthlib 4.0.1); this crate with the method's digest, as the extension says. The policy
+/// chooses which a server takes.
+#[test]
+fn the_body_hash_digest_is_the_servers_choice() {
+    use oauth1_signer::cases::VerifyLine;
+    use oauth1_signer::verify::BodyHashDigest;
+
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/verify.json");
+    let lines: Vec<VerifyLine> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let sha1_detail = "oauth_body_hash is the body's SHA-1, and this server takes the digest of the signature method (SHA-256 for the *-SHA256 methods, SHA-512 for HMAC-SHA512), as the Body Hash extension says: hash with that digest, or have the server accept SHA-1 (BodyHashDigest::OfMethodOrSha1)";
+    let method_detail = "oauth_body_hash is the body's digest of the signature method, and this server takes SHA-1: hash the body with SHA-1, or have the server accept the method's digest (BodyHashDigest::OfMethodOrSha1)";
+    let verdict = |line: &VerifyLine, digest| {
+        let body = line.body.as_deref().unwrap_or("").as_bytes();
+        Verifier::new(line.held().unwrap(), MemoryNonceStore::new())
+            .with_policy(Policy::default().with_body_hash_digest(digest))
+            .verify_at_blocking(
+                &line.request(body).unwrap(),
+                line.authorization.as_deref(),
+                Timestamp::new(line.now),
+            )
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let bad = |detail: &str| Err(detail.to_owned());
+    for name in [
+        "oauthlib-hmac-sha256-body-hash",
+        "oauthlib-hmac-sha512-body-hash",
+    ] {
+        let line = lines.iter().find(|l| l.name == name).unwrap();
+        assert_eq!(
+            verdict(line, BodyHashDigest::OfMethod),
+            bad(sha1_detail),
+            "{name}"
+        );
+        assert_eq!(verdict(line, BodyHashDigest::Sha1), Ok(()), "{name}");
+        assert_eq!(
+            verdict(line, BodyHashDigest::OfMethodOrSha1),
+            Ok(()),
+            "{name}"
+        );
+    }
+    // oauthlib's SHA-1 with HMAC-SHA1 is the method's digest too.
+    let line = lines
+        .iter()
+        .find(|l| l.name == "oauthlib-body-hash")
+        .unwrap();
+    for digest in [
+        BodyHashDigest::OfMethod,
+        BodyHashDigest::Sha1,
+        BodyHashDigest::OfMethodOrSha1,
+    ] {
+        assert_eq!(verdict(line, digest), Ok(()));
+    }
+
+    // This crate's HMAC-SHA256 request, hashed with SHA-256.
+    let body = br#"{"a":1}"#;
+    let request = Request::new("PUT", "https://api.example.com/doc")
+        .unwrap()
+        .with_body("application/json", body);
+    let signed = signer()
+        .with_method(SignatureMethod::HmacSha256)
+        .with_body_hash(BodyHash::Send);
+    let verify = |digest, nonce: &str| {
+        Verifier::new(credentials(), MemoryNonceStore::new())
+            .with_policy(Policy::default().with_body_hash_digest(digest))
+            .verify_at_blocking(
+                &request,
+                Some(&header(&signed, &request, nonce)),
+                Timestamp::new(NOW),
+            )
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(verify(BodyHashDigest::OfMethod, "a"), Ok(()));
+    assert_eq!(verify(BodyHashDigest::Sha1, "b"), bad(method_detail));
+    assert_eq!(verify(BodyHashDigest::OfMethodOrSha1, "c"), Ok(()));
+    assert_eq!(Policy::default().body_hash_digest, BodyHashDigest::OfMethod);
+}

@@ -1,0 +1,216 @@
+//! HMACs keyed with a credential pair, kept between requests: the verifier keys its HMAC once
+//! per pair of secrets instead of once per request.
+//!
+//! An entry is found by a keyed hash of the method and the two secrets, and used only if its
+//! secrets are the ones the credential store handed out for this request (compared in constant
+//! time): a secret changed in the store is a different entry, so it takes effect at once, and
+//! two pairs whose hashes collide only cost a keying. Entries are added only for a pair whose
+//! signature matched, so a client cannot fill the cache with pairs of its choosing nor evict
+//! the entries of real clients; the dummy secret of unknown credentials is never added. At
+//! most `capacity` entries are kept; a new one past it replaces an arbitrary old one.
+
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::sync::Mutex;
+
+use subtle::ConstantTimeEq;
+
+use super::store::Fingerprinted;
+use crate::sign::{KeyedMac, SignatureMethod, SigningKey};
+use crate::Secret;
+
+/// How many keyed HMACs a verifier keeps unless told otherwise.
+pub const DEFAULT_MAC_CACHE: usize = 4096;
+
+/// A keyed HMAC and the secrets it was keyed with.
+struct Entry {
+    method: SignatureMethod,
+    consumer_secret: Secret,
+    token_secret: Secret,
+    mac: KeyedMac,
+}
+
+/// The keyed HMACs of the credential pairs that verified lately.
+pub(crate) struct MacCache {
+    keys: RandomState,
+    capacity: usize,
+    entries: Mutex<HashMap<u64, Entry, BuildHasherDefault<Fingerprinted>>>,
+}
+
+impl std::fmt::Debug for MacCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MacCache")
+            .field("capacity", &self.capacity)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An HMAC keyed for a request, and whether it came from the cache.
+pub(crate) struct Keyed {
+    pub(crate) mac: KeyedMac,
+    pub(crate) cached: bool,
+}
+
+impl MacCache {
+    /// A cache of at most `capacity` entries; 0 keeps none.
+    pub(crate) fn new(capacity: usize) -> Self {
+        MacCache {
+            keys: RandomState::new(),
+            capacity,
+            entries: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    fn slot(
+        &self,
+        method: SignatureMethod,
+        consumer_secret: &Secret,
+        token_secret: &Secret,
+    ) -> u64 {
+        let mut hasher = self.keys.build_hasher();
+        hasher.write(method.as_str().as_bytes());
+        for secret in [consumer_secret, token_secret] {
+            hasher.write_usize(secret.len());
+            hasher.write(secret.expose());
+        }
+        hasher.finish()
+    }
+
+    /// The HMAC of `method` keyed with the two secrets: cached if this pair verified lately,
+    /// keyed now otherwise. `None` for a method that is not an HMAC.
+    pub(crate) fn keyed(
+        &self,
+        method: SignatureMethod,
+        consumer_secret: &Secret,
+        token_secret: &Secret,
+    ) -> Option<Keyed> {
+        if self.capacity > 0 {
+            let slot = self.slot(method, consumer_secret, token_secret);
+            let entries = self
+                .entries
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(entry) = entries.get(&slot).filter(|e| {
+                e.method == method
+                    && bool::from(
+                        e.consumer_secret.expose().ct_eq(consumer_secret.expose())
+                            & e.token_secret.expose().ct_eq(token_secret.expose()),
+                    )
+            }) {
+                return Some(Keyed {
+                    mac: entry.mac.clone(),
+                    cached: true,
+                });
+            }
+        }
+        let key = SigningKey::new(consumer_secret, token_secret);
+        KeyedMac::new(method, key.expose()).map(|mac| Keyed { mac, cached: false })
+    }
+
+    /// Keeps `mac`, keyed with the two secrets, for the next requests of the pair.
+    pub(crate) fn keep(
+        &self,
+        method: SignatureMethod,
+        consumer_secret: &Secret,
+        token_secret: &Secret,
+        mac: KeyedMac,
+    ) {
+        if self.capacity == 0 {
+            return;
+        }
+        let slot = self.slot(method, consumer_secret, token_secret);
+        let mut entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if entries.len() >= self.capacity && !entries.contains_key(&slot) {
+            if let Some(&old) = entries.keys().next() {
+                entries.remove(&old);
+            }
+        }
+        entries.insert(
+            slot,
+            Entry {
+                method,
+                consumer_secret: consumer_secret.clone(),
+                token_secret: token_secret.clone(),
+                mac,
+            },
+        );
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.entries.lock().unwrap().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(keyed: &Keyed) -> Vec<u8> {
+        keyed.mac.digest(b"data").to_vec()
+    }
+
+    #[test]
+    fn a_kept_mac_is_found_only_for_the_same_method_and_secrets() {
+        let cache = MacCache::new(8);
+        let (cs, ts) = (Secret::from("cs"), Secret::from("ts"));
+        let method = SignatureMethod::HmacSha1;
+        let fresh = cache.keyed(method, &cs, &ts).unwrap();
+        assert!(!fresh.cached);
+        cache.keep(method, &cs, &ts, fresh.mac.clone());
+        let again = cache.keyed(method, &cs, &ts).unwrap();
+        assert!(again.cached);
+        assert_eq!(digest(&again), digest(&fresh));
+        // Another secret, or another method: keyed anew, never the kept one.
+        for (m, c, t) in [
+            (method, Secret::from("cs2"), ts.clone()),
+            (method, cs.clone(), Secret::from("ts2")),
+            (method, Secret::from("cs&ts"), Secret::default()),
+            (SignatureMethod::HmacSha256, cs.clone(), ts.clone()),
+        ] {
+            let other = cache.keyed(m, &c, &t).unwrap();
+            assert!(!other.cached);
+            assert_ne!(digest(&other), digest(&fresh));
+        }
+        assert!(cache.keyed(SignatureMethod::Plaintext, &cs, &ts).is_none());
+    }
+
+    #[test]
+    fn the_cache_holds_at_most_its_capacity() {
+        let cache = MacCache::new(3);
+        let ts = Secret::default();
+        for i in 0..10 {
+            let cs = Secret::from(format!("secret {i}"));
+            let keyed = cache.keyed(SignatureMethod::HmacSha1, &cs, &ts).unwrap();
+            cache.keep(SignatureMethod::HmacSha1, &cs, &ts, keyed.mac);
+            assert!(cache.len() <= 3);
+        }
+        assert_eq!(cache.len(), 3);
+        // The newest is always kept.
+        let newest = Secret::from("secret 9");
+        assert!(
+            cache
+                .keyed(SignatureMethod::HmacSha1, &newest, &ts)
+                .unwrap()
+                .cached
+        );
+        // Capacity 0 keeps nothing.
+        let none = MacCache::new(0);
+        let keyed = none.keyed(SignatureMethod::HmacSha1, &newest, &ts).unwrap();
+        none.keep(SignatureMethod::HmacSha1, &newest, &ts, keyed.mac);
+        assert!(
+            !none
+                .keyed(SignatureMethod::HmacSha1, &newest, &ts)
+                .unwrap()
+                .cached
+        );
+    }
+}
