@@ -4,7 +4,7 @@
 //! here. Hidden from the documentation and behind the `cases` feature: it is the tools'
 //! format, not the library's API.
 
-use crate::verify::{ConsumerCredential, CredentialStore, StoreError};
+use crate::verify::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
 use crate::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Token,
     Version,
@@ -369,7 +369,7 @@ impl CredentialStore for Held {
         Ok(self.consumer.clone())
     }
 
-    async fn token_secret(&self, _: &str, _: &str) -> Result<Option<Secret>, StoreError> {
-        Ok(self.token_secret.clone())
+    async fn token(&self, _: &str, _: &str) -> Result<Option<TokenCredential>, StoreError> {
+        Ok(self.token_secret.clone().map(TokenCredential::access))
     }
 }

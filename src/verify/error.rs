@@ -35,13 +35,25 @@ pub enum Reason {
     /// The server itself failed (its clock, or computing the signature); no verdict on the
     /// request.
     ServerFailure,
+    /// The token is of the wrong kind for the request: temporary credentials on a resource
+    /// request, token credentials on a token request, any token on a temporary credential
+    /// request.
+    TokenRejected,
+    /// The token request exchanges temporary credentials the resource owner has not approved
+    /// (yet).
+    TokenNotAuthorized,
+    /// The temporary credentials expired before the token request.
+    TokenExpired,
+    /// `oauth_verifier` is not the one issued for the temporary credentials.
+    VerifierInvalid,
 }
 
 impl Reason {
     /// The id: `malformed-request`, `missing-parameter`, `duplicate-parameter`,
     /// `unsupported-signature-method`, `bad-version`, `stale-timestamp`, `replayed-nonce`,
-    /// `bad-signature`, `bad-body-hash`, `insecure-transport`, `store-failure`, or
-    /// `server-failure`.
+    /// `bad-signature`, `bad-body-hash`, `insecure-transport`, `store-failure`,
+    /// `server-failure`, `token-rejected`, `token-not-authorized`, `token-expired`, or
+    /// `verifier-invalid`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -57,6 +69,10 @@ impl Reason {
             Reason::InsecureTransport => "insecure-transport",
             Reason::StoreFailure => "store-failure",
             Reason::ServerFailure => "server-failure",
+            Reason::TokenRejected => "token-rejected",
+            Reason::TokenNotAuthorized => "token-not-authorized",
+            Reason::TokenExpired => "token-expired",
+            Reason::VerifierInvalid => "verifier-invalid",
         }
     }
 }
@@ -145,6 +161,18 @@ pub enum VerifyError {
         /// What failed, without any secret.
         detail: String,
     },
+    /// The token is of the wrong kind for the request.
+    #[non_exhaustive]
+    TokenRejected {
+        /// Which kind was used where.
+        detail: &'static str,
+    },
+    /// The token request exchanges temporary credentials not approved (yet).
+    TokenNotAuthorized,
+    /// The temporary credentials expired.
+    TokenExpired,
+    /// `oauth_verifier` is not the one issued.
+    VerifierInvalid,
 }
 
 impl VerifyError {
@@ -164,6 +192,10 @@ impl VerifyError {
             VerifyError::ReplayedNonce => Reason::ReplayedNonce,
             VerifyError::Store(_) => Reason::StoreFailure,
             VerifyError::Clock { .. } | VerifyError::Signing { .. } => Reason::ServerFailure,
+            VerifyError::TokenRejected { .. } => Reason::TokenRejected,
+            VerifyError::TokenNotAuthorized => Reason::TokenNotAuthorized,
+            VerifyError::TokenExpired => Reason::TokenExpired,
+            VerifyError::VerifierInvalid => Reason::VerifierInvalid,
         }
     }
 
@@ -221,6 +253,10 @@ impl VerifyError {
                 ("signature_invalid", None)
             }
             VerifyError::ReplayedNonce => ("nonce_used", None),
+            VerifyError::TokenRejected { .. } => ("token_rejected", None),
+            VerifyError::TokenNotAuthorized => ("permission_unknown", None),
+            VerifyError::TokenExpired => ("token_expired", None),
+            VerifyError::VerifierInvalid => ("verifier_invalid", None),
             VerifyError::Store(_) | VerifyError::Clock { .. } | VerifyError::Signing { .. } => {
                 return None
             }
@@ -281,7 +317,9 @@ impl fmt::Display for VerifyError {
             VerifyError::BadSignature { .. } => f.write_str(
                 "the signature does not match: compare the client's base string with the server's, and check the consumer secret and token secret (an unknown consumer key or token fails this way too)",
             ),
-            VerifyError::BadBodyHash { detail } => f.write_str(detail),
+            VerifyError::BadBodyHash { detail } | VerifyError::TokenRejected { detail } => {
+                f.write_str(detail)
+            }
             VerifyError::ReplayedNonce => f.write_str(
                 "this nonce was already used with this consumer key, token and timestamp: sign every request with a fresh nonce",
             ),
@@ -290,6 +328,15 @@ impl fmt::Display for VerifyError {
             VerifyError::Signing { detail } => {
                 write!(f, "the server cannot compute the signature: {detail}")
             }
+            VerifyError::TokenNotAuthorized => f.write_str(
+                "the resource owner has not approved these temporary credentials (yet): send the user to the authorization URL and wait for the callback's oauth_verifier",
+            ),
+            VerifyError::TokenExpired => f.write_str(
+                "the temporary credentials expired: ask for new ones and have the user approve them again",
+            ),
+            VerifyError::VerifierInvalid => f.write_str(
+                "oauth_verifier is not the one issued for these temporary credentials, which are now void: start again with new temporary credentials",
+            ),
         }
     }
 }
@@ -327,7 +374,8 @@ impl Problem {
 
     /// The `oauth_problem` value: `parameter_absent`, `parameter_rejected`,
     /// `signature_method_rejected`, `version_rejected`, `timestamp_refused`,
-    /// `signature_invalid` or `nonce_used`.
+    /// `signature_invalid`, `nonce_used`, `token_rejected`, `permission_unknown`,
+    /// `token_expired` or `verifier_invalid`.
     #[must_use]
     pub fn name(&self) -> &'static str {
         self.name

@@ -71,12 +71,17 @@ use macs::MacCache;
 
 mod block;
 mod error;
+mod issue;
 mod macs;
 mod origin;
 mod policy;
 mod store;
 
 pub use error::{Problem, Reason, VerifyError};
+pub use issue::{
+    Approval, Approved, AuthorizeError, Issued, Issuer, MemoryTemporaryStore, Pending,
+    TemporaryRecord, TemporaryStore, WithTemporary, DEFAULT_TEMPORARY_LIFETIME,
+};
 pub use macs::DEFAULT_MAC_CACHE;
 pub use origin::{ProxyHeaders, PublicOrigin};
 pub use policy::{BodyHashDigest, Limits, Policy};
@@ -84,7 +89,7 @@ pub use policy::{BodyHashDigest, Limits, Policy};
 pub use store::MIN_RSA_BITS;
 pub use store::{
     ConsumerCredential, CredentialStore, MemoryCredentials, MemoryNonceStore, NonceKey, NonceStore,
-    StoreError, DEFAULT_NONCE_CAPACITY,
+    StoreError, TokenCredential, TokenKind, TokenStore, DEFAULT_NONCE_CAPACITY,
 };
 
 #[cfg(feature = "redis")]
@@ -103,6 +108,7 @@ pub fn www_authenticate(realm: &crate::Realm) -> String {
 pub struct Verified {
     consumer_key: String,
     token: Option<String>,
+    owner: Option<String>,
     method: SignatureMethod,
     timestamp: Timestamp,
     realm: Option<String>,
@@ -121,6 +127,14 @@ impl Verified {
     #[must_use]
     pub fn token(&self) -> Option<&str> {
         self.token.as_deref()
+    }
+
+    /// Whose resources the token grants, when the credential store knows
+    /// ([`TokenCredential::owner`]): the user who approved it, for tokens an [`Issuer`]
+    /// issued.
+    #[must_use]
+    pub fn resource_owner(&self) -> Option<&str> {
+        self.owner.as_deref()
     }
 
     /// The signature method.
@@ -309,6 +323,19 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         authorization: Option<&str>,
         now: Timestamp,
     ) -> Result<Verified, VerifyError> {
+        self.verify_as(request, authorization, now, Expect::Resource)
+            .await
+    }
+
+    /// Verifies a request of the kind `expect` says: a resource request, or one of the
+    /// provider's credential requests ([`Issuer`]).
+    pub(crate) async fn verify_as(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+        expect: Expect,
+    ) -> Result<Verified, VerifyError> {
         let (params, realm, protocol) = self.read(request, authorization)?;
         let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
         let window = self.policy.timestamp_window;
@@ -322,13 +349,14 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
         let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         let params = params.normalize();
+        expect.check_parameters(token.is_some(), &params)?;
         let base_uri = BaseUri::new(request.url()).map_err(malformed)?;
         let base_string = BaseString::new(request.method(), &base_uri, &params);
         let signature = protocol
             .signature
             .as_ref()
             .map_or(&[][..], |s| s.as_slice());
-        let authentic = self
+        let (authentic, held) = self
             .check_signature(
                 method,
                 &consumer_key,
@@ -342,6 +370,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 base_string: base_string.into_string(),
             });
         }
+        // The token's kind, once the request is known to be signed with it.
+        expect.check_kind(held.as_ref().map(TokenCredential::kind))?;
 
         // 6. Body hash.
         if protocol.body_hash.is_some() {
@@ -370,6 +400,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         Ok(Verified {
             consumer_key,
             token,
+            owner: held.and_then(|t| t.owner().map(str::to_owned)),
             method,
             timestamp,
             realm,
@@ -527,26 +558,32 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         token: Option<&str>,
         base_string: &[u8],
         signature: &[u8],
-    ) -> Result<bool, VerifyError> {
+    ) -> Result<(bool, Option<TokenCredential>), VerifyError> {
         let consumer = self.credentials.consumer(consumer_key).await?;
+        let held = match token {
+            Some(token) => self.credentials.token(consumer_key, token).await?,
+            None => None,
+        };
+        let no_token = Secret::default();
         let token_secret = match token {
-            Some(token) => self.credentials.token_secret(consumer_key, token).await?,
-            None => Some(Secret::default()),
+            None => Some(&no_token),
+            Some(_) => held.as_ref().map(TokenCredential::secret),
         };
         if method.is_rsa() {
-            return Ok(check_rsa(method, consumer.as_ref(), base_string, signature)
-                && token_secret.is_some());
+            let authentic = check_rsa(method, consumer.as_ref(), base_string, signature)
+                && token_secret.is_some();
+            return Ok((authentic, held));
         }
         let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
         let known = consumer_secret.is_some() && token_secret.is_some();
         let dummy = dummy_secret();
         let (consumer_secret, token_secret) = (
             consumer_secret.unwrap_or(dummy),
-            token_secret.as_ref().unwrap_or(dummy),
+            token_secret.unwrap_or(dummy),
         );
         if method == SignatureMethod::Plaintext {
             let key = SigningKey::new(consumer_secret, token_secret);
-            return Ok(known && bool::from(key.expose().ct_eq(signature)));
+            return Ok((known && bool::from(key.expose().ct_eq(signature)), held));
         }
         let keyed = self
             .macs
@@ -566,7 +603,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             self.macs
                 .keep(method, consumer_secret, token_secret, keyed.mac);
         }
-        Ok(authentic)
+        Ok((authentic, held))
     }
 }
 
@@ -734,6 +771,61 @@ fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, VerifyError> {
 /// The first in byte order of `name` and the name found so far, if any.
 fn first_of<'a>(found: Option<&'a [u8]>, name: &'a [u8]) -> &'a [u8] {
     found.map_or(name, |found| found.min(name))
+}
+
+/// What kind of request is verified: which token it must be signed with, and which protocol
+/// parameters it needs beside the usual ones (RFC 5849 §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expect {
+    /// A resource request: token credentials or no token, never temporary credentials.
+    Resource,
+    /// A temporary credential request (§2.1): no token, and `oauth_callback`.
+    TemporaryRequest,
+    /// A token request (§2.3): temporary credentials, and `oauth_verifier`.
+    TokenRequest,
+}
+
+impl Expect {
+    /// The checks that need no secret: the token present or not, the parameters the request
+    /// kind requires.
+    fn check_parameters(self, has_token: bool, params: &Normalized) -> Result<(), VerifyError> {
+        let has = |name: &str| params.iter().any(|p| p.name == name.as_bytes());
+        match self {
+            Expect::TemporaryRequest if has_token => Err(VerifyError::TokenRejected {
+                detail: "a temporary credential request is signed with the consumer's credentials alone: leave out oauth_token",
+            }),
+            Expect::TemporaryRequest if !has("oauth_callback") => {
+                Err(VerifyError::MissingParameters {
+                    names: vec!["oauth_callback"],
+                })
+            }
+            Expect::TokenRequest if !has_token || !has("oauth_verifier") => {
+                Err(VerifyError::MissingParameters {
+                    names: [
+                        (!has_token).then_some("oauth_token"),
+                        (!has("oauth_verifier")).then_some("oauth_verifier"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+                })
+            }
+            Expect::Resource | Expect::TemporaryRequest | Expect::TokenRequest => Ok(()),
+        }
+    }
+
+    /// The kind of the token the request is signed with, once the signature matched.
+    fn check_kind(self, kind: Option<TokenKind>) -> Result<(), VerifyError> {
+        match (self, kind) {
+            (Expect::Resource, Some(TokenKind::Temporary)) => Err(VerifyError::TokenRejected {
+                detail: "the token is a temporary credential, which only the token request may be signed with: exchange it for token credentials (RFC 5849 section 2.3) and sign with those",
+            }),
+            (Expect::TokenRequest, Some(TokenKind::Access)) => Err(VerifyError::TokenRejected {
+                detail: "the token request is signed with token credentials: sign it with the temporary credentials it exchanges",
+            }),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn malformed(detail: impl fmt::Display) -> VerifyError {

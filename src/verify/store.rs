@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::future::{ready, Future};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::encode;
 use crate::{Secret, Timestamp};
@@ -139,6 +139,79 @@ impl ConsumerCredential {
     }
 }
 
+/// What a token is for (RFC 5849 §2): temporary credentials, which only the token request may
+/// be signed with, or token credentials, which resource requests are signed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// Token credentials (an access token): for resource requests.
+    Access,
+    /// Temporary credentials (a request token): only for the token request that exchanges them.
+    Temporary,
+}
+
+/// What the server holds for a token issued to a consumer: its secret, its kind, and whose
+/// resources it grants (the resource owner), when the store knows.
+#[derive(Clone)]
+pub struct TokenCredential {
+    secret: Secret,
+    kind: TokenKind,
+    owner: Option<String>,
+}
+
+impl fmt::Debug for TokenCredential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenCredential")
+            .field("secret", &self.secret)
+            .field("kind", &self.kind)
+            .field("owner", &self.owner)
+            .finish()
+    }
+}
+
+impl TokenCredential {
+    /// Token credentials (an access token) with `secret`.
+    pub fn access(secret: impl Into<Secret>) -> Self {
+        TokenCredential {
+            secret: secret.into(),
+            kind: TokenKind::Access,
+            owner: None,
+        }
+    }
+
+    /// Temporary credentials (a request token) with `secret`.
+    pub fn temporary(secret: impl Into<Secret>) -> Self {
+        TokenCredential {
+            kind: TokenKind::Temporary,
+            ..TokenCredential::access(secret)
+        }
+    }
+
+    /// This token, granting the resources of `owner` (a user id of the application's).
+    #[must_use]
+    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = Some(owner.into());
+        self
+    }
+
+    /// The token secret.
+    #[must_use]
+    pub fn secret(&self) -> &Secret {
+        &self.secret
+    }
+
+    /// What the token is for.
+    #[must_use]
+    pub fn kind(&self) -> TokenKind {
+        self.kind
+    }
+
+    /// Whose resources the token grants, if the store knows.
+    #[must_use]
+    pub fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
+    }
+}
+
 /// Where the application keeps the credentials of its clients: a database, a cache, memory.
 ///
 /// The methods are `async` so that a store on the network (a database with an async driver,
@@ -155,8 +228,7 @@ impl ConsumerCredential {
 /// without boxing a future per request.
 ///
 /// ```
-/// use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError};
-/// use oauth1_signer::Secret;
+/// use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
 ///
 /// /// Credentials behind an async database driver (here a stand-in with the same shape).
 /// struct Database;
@@ -177,12 +249,12 @@ impl ConsumerCredential {
 ///         Ok(secret.map(ConsumerCredential::from_secret))
 ///     }
 ///
-///     async fn token_secret(&self, consumer_key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+///     async fn token(&self, consumer_key: &str, token: &str) -> Result<Option<TokenCredential>, StoreError> {
 ///         let secret = self
 ///             .query_one("SELECT secret FROM tokens WHERE consumer = $1 AND token = $2", &[consumer_key, token])
 ///             .await
 ///             .map_err(StoreError::new)?;
-///         Ok(secret.map(Secret::from))
+///         Ok(secret.map(TokenCredential::access))
 ///     }
 /// }
 /// ```
@@ -197,18 +269,20 @@ pub trait CredentialStore {
         consumer_key: &str,
     ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send;
 
-    /// The secret of `token`, or `None` unless such a token was issued to `consumer_key`.
+    /// What is held for `token`, or `None` unless such a token was issued to `consumer_key`.
     /// Every signature method asks: a token that is unknown or another consumer's is refused
-    /// whatever the method, RSA included.
+    /// whatever the method, RSA included; so is a token of the wrong [`TokenKind`] for the
+    /// request (temporary credentials on a resource request, token credentials on the token
+    /// request).
     ///
     /// # Errors
     ///
     /// A [`StoreError`] if the store cannot answer.
-    fn token_secret(
+    fn token(
         &self,
         consumer_key: &str,
         token: &str,
-    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send;
+    ) -> impl Future<Output = Result<Option<TokenCredential>, StoreError>> + Send;
 }
 
 impl<T: CredentialStore + ?Sized> CredentialStore for &T {
@@ -218,12 +292,12 @@ impl<T: CredentialStore + ?Sized> CredentialStore for &T {
     ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send {
         (**self).consumer(consumer_key)
     }
-    fn token_secret(
+    fn token(
         &self,
         consumer_key: &str,
         token: &str,
-    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send {
-        (**self).token_secret(consumer_key, token)
+    ) -> impl Future<Output = Result<Option<TokenCredential>, StoreError>> + Send {
+        (**self).token(consumer_key, token)
     }
 }
 
@@ -234,21 +308,32 @@ impl<T: CredentialStore + ?Sized> CredentialStore for Arc<T> {
     ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send {
         (**self).consumer(consumer_key)
     }
-    fn token_secret(
+    fn token(
         &self,
         consumer_key: &str,
         token: &str,
-    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send {
-        (**self).token_secret(consumer_key, token)
+    ) -> impl Future<Output = Result<Option<TokenCredential>, StoreError>> + Send {
+        (**self).token(consumer_key, token)
     }
 }
 
-/// Credentials held in memory: for tests, tools and small deployments.
-#[derive(Clone, Debug, Default)]
+/// Credentials held in memory: for tests, tools and small deployments. Tokens can be added
+/// while it serves ([`TokenStore`], which a provider's [`Issuer`](super::Issuer) uses); the
+/// consumers are set before.
+#[derive(Debug, Default)]
 pub struct MemoryCredentials {
     consumers: HashMap<String, ConsumerCredential>,
-    /// Token secrets by consumer key, then token: looked up without making a key.
-    tokens: HashMap<String, HashMap<String, Secret>>,
+    /// Tokens by consumer key, then token: looked up without making a key.
+    tokens: RwLock<HashMap<String, HashMap<String, TokenCredential>>>,
+}
+
+impl Clone for MemoryCredentials {
+    fn clone(&self) -> Self {
+        MemoryCredentials {
+            consumers: self.consumers.clone(),
+            tokens: RwLock::new(self.read_tokens().clone()),
+        }
+    }
 }
 
 impl MemoryCredentials {
@@ -270,17 +355,35 @@ impl MemoryCredentials {
         }
     }
 
-    /// Adds (or replaces) a token issued to `consumer_key`.
+    /// Adds (or replaces) token credentials (an access token) issued to `consumer_key`.
     pub fn add_token(
         &mut self,
         consumer_key: impl Into<String>,
         token: impl Into<String>,
         secret: impl Into<Secret>,
     ) {
+        self.insert_token(
+            consumer_key.into(),
+            token.into(),
+            TokenCredential::access(secret),
+        );
+    }
+
+    fn insert_token(&self, consumer_key: String, token: String, credential: TokenCredential) {
         self.tokens
-            .entry(consumer_key.into())
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(consumer_key)
             .or_default()
-            .insert(token.into(), secret.into());
+            .insert(token, credential);
+    }
+
+    fn read_tokens(
+        &self,
+    ) -> std::sync::RwLockReadGuard<'_, HashMap<String, HashMap<String, TokenCredential>>> {
+        self.tokens
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Gives `consumer_key` an RSA public key (replacing the one it had, keeping its shared
@@ -316,16 +419,67 @@ impl CredentialStore for MemoryCredentials {
         ready(Ok(self.consumers.get(consumer_key).cloned()))
     }
 
-    fn token_secret(
+    fn token(
         &self,
         consumer_key: &str,
         token: &str,
-    ) -> impl Future<Output = Result<Option<Secret>, StoreError>> + Send {
+    ) -> impl Future<Output = Result<Option<TokenCredential>, StoreError>> + Send {
         ready(Ok(self
-            .tokens
+            .read_tokens()
             .get(consumer_key)
             .and_then(|tokens| tokens.get(token))
             .cloned()))
+    }
+}
+
+/// Where a provider's [`Issuer`](super::Issuer) saves the token credentials it issues, so that
+/// the [`CredentialStore`] answers for them from then on.
+pub trait TokenStore {
+    /// Saves `credential` as `token`, issued to `consumer_key`.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if the store cannot save it; the issuer then answers with the error
+    /// and the client gets no token.
+    fn save_token(
+        &self,
+        consumer_key: &str,
+        token: &str,
+        credential: TokenCredential,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+impl<T: TokenStore + ?Sized> TokenStore for &T {
+    fn save_token(
+        &self,
+        consumer_key: &str,
+        token: &str,
+        credential: TokenCredential,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        (**self).save_token(consumer_key, token, credential)
+    }
+}
+
+impl<T: TokenStore + ?Sized> TokenStore for Arc<T> {
+    fn save_token(
+        &self,
+        consumer_key: &str,
+        token: &str,
+        credential: TokenCredential,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        (**self).save_token(consumer_key, token, credential)
+    }
+}
+
+impl TokenStore for MemoryCredentials {
+    fn save_token(
+        &self,
+        consumer_key: &str,
+        token: &str,
+        credential: TokenCredential,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        self.insert_token(consumer_key.to_owned(), token.to_owned(), credential);
+        ready(Ok(()))
     }
 }
 

@@ -13,6 +13,7 @@ mod fixtures;
 mod http;
 mod interop;
 mod interop_provider;
+mod issue;
 mod parts;
 mod properties;
 mod provider;

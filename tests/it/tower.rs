@@ -439,11 +439,12 @@ impl oauth1_signer::verify::CredentialStore for Failing {
             "connection to db-7.internal:5432 as user admin refused",
         ))
     }
-    async fn token_secret(
+    async fn token(
         &self,
         _: &str,
         _: &str,
-    ) -> Result<Option<oauth1_signer::Secret>, oauth1_signer::verify::StoreError> {
+    ) -> Result<Option<oauth1_signer::verify::TokenCredential>, oauth1_signer::verify::StoreError>
+    {
         Ok(None)
     }
 }
@@ -564,12 +565,13 @@ impl oauth1_signer::verify::CredentialStore for Gated {
         self.inner.consumer(key).await
     }
 
-    async fn token_secret(
+    async fn token(
         &self,
         key: &str,
         token: &str,
-    ) -> Result<Option<oauth1_signer::Secret>, oauth1_signer::verify::StoreError> {
-        self.inner.token_secret(key, token).await
+    ) -> Result<Option<oauth1_signer::verify::TokenCredential>, oauth1_signer::verify::StoreError>
+    {
+        self.inner.token(key, token).await
     }
 }
 

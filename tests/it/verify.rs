@@ -948,7 +948,7 @@ fn only_the_forwarding_headers_the_proxy_sets_are_read() {
 mod rsa {
     use super::*;
     use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError};
-    use oauth1_signer::{PrivateKey, PublicKey, Secret};
+    use oauth1_signer::{PrivateKey, PublicKey};
 
     fn key() -> PrivateKey {
         let pem = std::fs::read_to_string(concat!(
@@ -1113,12 +1113,16 @@ mod rsa {
             self.calls.lock().unwrap().push(format!("consumer {key}"));
             self.inner.consumer(key).await
         }
-        async fn token_secret(&self, key: &str, token: &str) -> Result<Option<Secret>, StoreError> {
+        async fn token(
+            &self,
+            key: &str,
+            token: &str,
+        ) -> Result<Option<oauth1_signer::verify::TokenCredential>, StoreError> {
             self.calls
                 .lock()
                 .unwrap()
                 .push(format!("token {key} {token}"));
-            self.inner.token_secret(key, token).await
+            self.inner.token(key, token).await
         }
     }
 
@@ -1223,13 +1227,14 @@ impl oauth1_signer::verify::CredentialStore for Changing {
         held.consumer(key).await
     }
 
-    async fn token_secret(
+    async fn token(
         &self,
         key: &str,
         token: &str,
-    ) -> Result<Option<oauth1_signer::Secret>, oauth1_signer::verify::StoreError> {
+    ) -> Result<Option<oauth1_signer::verify::TokenCredential>, oauth1_signer::verify::StoreError>
+    {
         let held = self.0.lock().unwrap().clone();
-        held.token_secret(key, token).await
+        held.token(key, token).await
     }
 }
 
