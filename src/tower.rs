@@ -400,8 +400,12 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
     }
 }
 
-/// The answer to a request that did not verify.
-fn rejection<B: From<String>>(error: &VerifyError, realm: &Realm) -> Response<B> {
+/// The answer to a request that did not verify, as the layer gives it: 400 or 401 (with
+/// `WWW-Authenticate: OAuth realm="…"` on 401) and the OAuth Problem Reporting body, or a
+/// `503`/`500` with a fixed body whose error goes to the log. For the endpoints an
+/// application answers itself, such as a provider's token endpoints
+/// ([`Issuer`](crate::verify::Issuer)).
+pub fn rejection<B: From<String>>(error: &VerifyError, realm: &Realm) -> Response<B> {
     let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
     let (content_type, body) = if let Some(problem) = error.problem() {
         ("application/x-www-form-urlencoded", problem.to_urlencoded())
