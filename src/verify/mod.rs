@@ -95,7 +95,11 @@ pub use store::{
 #[cfg(feature = "redis")]
 mod redis_store;
 #[cfg(feature = "redis")]
+mod redis_temporary;
+#[cfg(feature = "redis")]
 pub use redis_store::{BlockingRedisNonceStore, RedisNonceStore};
+#[cfg(feature = "redis")]
+pub use redis_temporary::RedisTemporaryStore;
 
 /// The `WWW-Authenticate` value of a 401 answer: `OAuth realm="…"` (RFC 5849 §3.2).
 #[must_use]

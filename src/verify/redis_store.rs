@@ -14,7 +14,7 @@ use crate::Timestamp;
 /// The key prefix unless `with_prefix` sets another.
 const DEFAULT_PREFIX: &str = "oauth1:nonce:";
 /// The timeout of a command unless `with_timeout` sets another.
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A [`NonceStore`] in Redis or Redis Cluster, for async servers: one atomic
 /// `SET key 1 NX EX seconds` per nonce, so that two server instances sharing the Redis cannot
@@ -48,18 +48,59 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 /// ```
 #[derive(Clone)]
 pub struct RedisNonceStore<C = ConnectionManager> {
-    connection: C,
-    prefix: String,
-    timeout: Duration,
+    redis: Commands<C>,
 }
 
 impl<C> std::fmt::Debug for RedisNonceStore<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The connection holds its address, which may hold a password.
-        f.debug_struct("RedisNonceStore")
+        self.redis.debug("RedisNonceStore", f)
+    }
+}
+
+/// An async connection with the settings of a store: the prefix of its keys and the timeout
+/// of its commands.
+#[derive(Clone)]
+pub(super) struct Commands<C> {
+    connection: C,
+    pub(super) prefix: String,
+    pub(super) timeout: Duration,
+}
+
+impl<C> Commands<C> {
+    pub(super) fn new(connection: C, prefix: &str) -> Self {
+        Commands {
+            connection,
+            prefix: prefix.to_owned(),
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// The settings, never the connection, which holds its address and maybe a password.
+    pub(super) fn debug(&self, name: &str, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct(name)
             .field("prefix", &self.prefix)
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
+    }
+}
+
+impl<C: ConnectionLike + Clone + Send + Sync> Commands<C> {
+    /// Runs `command` on a handle of the shared connection (commands of other requests go on
+    /// beside it), within the timeout.
+    pub(super) async fn run<T: redis::FromRedisValue>(
+        &self,
+        command: &redis::Cmd,
+    ) -> Result<T, StoreError> {
+        let mut connection = self.connection.clone();
+        tokio::time::timeout(self.timeout, command.query_async(&mut connection))
+            .await
+            .map_err(|_| {
+                StoreError::new(format!(
+                    "Redis did not answer within {} ms",
+                    self.timeout.as_millis()
+                ))
+            })?
+            .map_err(StoreError::new)
     }
 }
 
@@ -91,18 +132,41 @@ impl RedisNonceStore<ConnectionManager> {
     ///
     /// A [`StoreError`] when called outside a Tokio runtime.
     pub fn with_client(client: redis::Client) -> Result<Self, StoreError> {
-        need_runtime("RedisNonceStore::open")?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(DEFAULT_TIMEOUT))
-            .set_response_timeout(Some(DEFAULT_TIMEOUT))
-            // After a loss, reconnect soon once Redis is back: tries from 20 ms apart, at
-            // most half a second apart.
-            .set_min_delay(Duration::from_millis(20))
-            .set_max_delay(Duration::from_millis(500));
-        let connection =
-            ConnectionManager::new_lazy_with_config(client, config).map_err(StoreError::new)?;
-        Ok(RedisNonceStore::new(connection))
+        Ok(RedisNonceStore::new(connection_manager(
+            client,
+            "RedisNonceStore::open",
+        )?))
     }
+}
+
+/// A lazy [`ConnectionManager`] for `client`: nothing is connected until the first command,
+/// and after a loss it reconnects soon once Redis is back (tries from 20 ms apart, at most
+/// half a second apart). `what` names the caller in the error outside a Tokio runtime.
+pub(super) fn connection_manager(
+    client: redis::Client,
+    what: &str,
+) -> Result<ConnectionManager, StoreError> {
+    need_runtime(what)?;
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(DEFAULT_TIMEOUT))
+        .set_response_timeout(Some(DEFAULT_TIMEOUT))
+        .set_min_delay(Duration::from_millis(20))
+        .set_max_delay(Duration::from_millis(500));
+    ConnectionManager::new_lazy_with_config(client, config).map_err(StoreError::new)
+}
+
+/// A Redis Cluster connection from any of `nodes`, connected on the first command.
+pub(super) fn cluster<'a>(
+    nodes: impl IntoIterator<Item = &'a str>,
+    what: &str,
+) -> Result<ClusterConnection, StoreError> {
+    need_runtime(what)?;
+    let client = redis::cluster::ClusterClientBuilder::new(nodes)
+        .connection_timeout(DEFAULT_TIMEOUT)
+        .response_timeout(DEFAULT_TIMEOUT)
+        .build()
+        .map_err(StoreError::new)?;
+    Ok(client.get_pending_async_connection_with_config(redis::cluster::ClusterConfig::new()))
 }
 
 impl RedisNonceStore<ClusterConnection> {
@@ -115,15 +179,10 @@ impl RedisNonceStore<ClusterConnection> {
     /// A [`StoreError`] for a node URL Redis cannot use, or when called outside a Tokio
     /// runtime.
     pub fn open_cluster<'a>(nodes: impl IntoIterator<Item = &'a str>) -> Result<Self, StoreError> {
-        need_runtime("RedisNonceStore::open_cluster")?;
-        let client = redis::cluster::ClusterClientBuilder::new(nodes)
-            .connection_timeout(DEFAULT_TIMEOUT)
-            .response_timeout(DEFAULT_TIMEOUT)
-            .build()
-            .map_err(StoreError::new)?;
-        let connection =
-            client.get_pending_async_connection_with_config(redis::cluster::ClusterConfig::new());
-        Ok(RedisNonceStore::new(connection))
+        Ok(RedisNonceStore::new(cluster(
+            nodes,
+            "RedisNonceStore::open_cluster",
+        )?))
     }
 }
 
@@ -132,23 +191,21 @@ impl<C> RedisNonceStore<C> {
     /// `oauth1:nonce:`, a 2-second timeout per command.
     pub fn new(connection: C) -> Self {
         RedisNonceStore {
-            connection,
-            prefix: DEFAULT_PREFIX.to_owned(),
-            timeout: DEFAULT_TIMEOUT,
+            redis: Commands::new(connection, DEFAULT_PREFIX),
         }
     }
 
     /// The prefix of every key (to share a Redis with other applications).
     #[must_use]
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
+        self.redis.prefix = prefix.into();
         self
     }
 
     /// How long a command may take, connecting included, before it is an error.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.redis.timeout = timeout;
         self
     }
 }
@@ -160,19 +217,8 @@ impl<C: ConnectionLike + Clone + Send + Sync> NonceStore for RedisNonceStore<C> 
         now: Timestamp,
         expires_at: Timestamp,
     ) -> Result<bool, StoreError> {
-        let command = set_nx(&self.prefix, nonce, now, expires_at);
-        // A handle on the shared connection: commands of other requests go on beside it.
-        let mut connection = self.connection.clone();
-        let reply: Option<String> =
-            tokio::time::timeout(self.timeout, command.query_async(&mut connection))
-                .await
-                .map_err(|_| {
-                    StoreError::new(format!(
-                        "Redis did not answer within {} ms",
-                        self.timeout.as_millis()
-                    ))
-                })?
-                .map_err(StoreError::new)?;
+        let command = set_nx(&self.redis.prefix, nonce, now, expires_at);
+        let reply: Option<String> = self.redis.run(&command).await?;
         recorded(reply.as_deref())
     }
 }

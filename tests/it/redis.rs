@@ -660,6 +660,23 @@ async fn instances_sharing_a_redis_cluster_accept_each_nonce_once() {
     let counts = cluster.key_counts();
     assert_eq!(counts.iter().sum::<usize>(), 60, "{counts:?}");
     assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+
+    // Temporary credentials in the cluster: issued through one node, approved and exchanged
+    // through others (the script and GETDEL go to the node of the key's slot).
+    let credentials = issuing::shared_credentials();
+    let open = |url: &str| oauth1_signer::verify::RedisTemporaryStore::open_cluster([url]).unwrap();
+    let first = issuing::instance(&credentials, open(&urls[0]));
+    let second = issuing::instance(&credentials, open(&urls[1]));
+    for _ in 0..5 {
+        let issued = issuing::temporary(&first).await;
+        let approved = second.approve(issued.token(), "dave").await.unwrap();
+        let token = issuing::exchange(&second, &issued, approved.verifier())
+            .await
+            .unwrap();
+        assert_eq!(token.credential().owner(), Some("dave"));
+        let again = issuing::exchange(&first, &issued, approved.verifier()).await;
+        assert_eq!(again.unwrap_err().reason(), Reason::BadSignature);
+    }
 }
 
 /// The tower layer over the Redis store: accepted, then a replay refused, then 503 while Redis
@@ -706,4 +723,175 @@ async fn the_tower_layer_awaits_the_redis_store() {
     assert_eq!(send(first).await, 401);
     server.stop();
     assert_eq!(send(header("tower-2")).await, 503);
+}
+
+/// The provider's flow through `Issuer`s sharing temporary credentials in Redis (and the
+/// application's credentials, as instances sharing a database do): issued on one, approved
+/// on another, exchanged once.
+mod issuing {
+    use super::*;
+    use oauth1_signer::verify::{
+        Issued, Issuer, MemoryCredentials, MemoryNonceStore, RedisTemporaryStore, TemporaryStore,
+        WithTemporary,
+    };
+
+    const CS: &str = "kd94hf93k423kf44";
+
+    type Instance<C> = Issuer<Arc<MemoryCredentials>, MemoryNonceStore, RedisTemporaryStore<C>>;
+
+    pub(super) fn shared_credentials() -> Arc<MemoryCredentials> {
+        let mut c = MemoryCredentials::new();
+        c.add_consumer(CK, CS);
+        Arc::new(c)
+    }
+
+    pub(super) fn instance<C>(
+        credentials: &Arc<MemoryCredentials>,
+        temporary: RedisTemporaryStore<C>,
+    ) -> Instance<C>
+    where
+        C: redis::aio::ConnectionLike + Clone + Send + Sync,
+    {
+        Issuer::new(Verifier::new(
+            WithTemporary::new(Arc::clone(credentials), temporary),
+            MemoryNonceStore::new(),
+        ))
+    }
+
+    pub(super) async fn temporary<C>(issuer: &Instance<C>) -> Issued
+    where
+        C: redis::aio::ConnectionLike + Clone + Send + Sync,
+    {
+        let request = Request::new("POST", "https://provider.example/request_token")
+            .unwrap()
+            .with_callback("oob");
+        let header = Signer::new(Consumer::new(CK, CS))
+            .sign_now(&request)
+            .unwrap()
+            .authorization();
+        issuer
+            .temporary_credentials(&request, Some(&header))
+            .await
+            .unwrap()
+    }
+
+    pub(super) async fn exchange<C>(
+        issuer: &Instance<C>,
+        temporary: &Issued,
+        verifier: &str,
+    ) -> Result<Issued, VerifyError>
+    where
+        C: redis::aio::ConnectionLike + Clone + Send + Sync,
+    {
+        let request = Request::new("POST", "https://provider.example/access_token")
+            .unwrap()
+            .with_verifier(verifier);
+        let header = Signer::new(Consumer::new(CK, CS))
+            .with_token(Token::new(
+                temporary.token(),
+                temporary.credential().secret().clone(),
+            ))
+            .sign_now(&request)
+            .unwrap()
+            .authorization();
+        issuer.token_credentials(&request, Some(&header)).await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn temporary_credentials_in_redis_serve_every_instance_once() {
+        let _serial = serial();
+        let server = Server::start();
+        let credentials = shared_credentials();
+        let open = || RedisTemporaryStore::open(&server.url()).unwrap();
+        let (a, b) = (
+            instance(&credentials, open()),
+            instance(&credentials, open()),
+        );
+
+        let issued = temporary(&a).await;
+        // Kept in Redis until they expire, and no longer.
+        let key = format!("oauth1:temporary:{}", issued.token());
+        let t = ttl(&server, &key);
+        assert!((599..=600).contains(&t), "{t}");
+        // Waiting on the other instance, and approved there.
+        assert_eq!(b.pending(issued.token()).await.unwrap().consumer_key, CK);
+        let approved = b.approve(issued.token(), "alice").await.unwrap();
+        assert!(matches!(
+            a.approve(issued.token(), "mallory").await,
+            Err(oauth1_signer::verify::AuthorizeError::AlreadyApproved)
+        ));
+        // The approval kept the expiry.
+        assert!(ttl(&server, &key) > 590);
+        let token = exchange(&a, &issued, approved.verifier()).await.unwrap();
+        assert_eq!(token.credential().owner(), Some("alice"));
+        assert_eq!(ttl(&server, &key), -2, "taken: the key is gone");
+        // Void on every instance.
+        let err = exchange(&b, &issued, approved.verifier())
+            .await
+            .unwrap_err();
+        assert_eq!(err.reason(), Reason::BadSignature);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn instances_racing_approve_once_and_exchange_once() {
+        let _serial = serial();
+        let server = Server::start();
+        let credentials = shared_credentials();
+        let instances: Vec<_> = (0..4)
+            .map(|_| {
+                Arc::new(instance(
+                    &credentials,
+                    RedisTemporaryStore::open(&server.url()).unwrap(),
+                ))
+            })
+            .collect();
+        for round in 0..10 {
+            let issued = Arc::new(temporary(&instances[0]).await);
+            let approvals: Vec<_> = instances
+                .iter()
+                .map(|instance| {
+                    let (provider, temporary) = (Arc::clone(instance), Arc::clone(&issued));
+                    tokio::spawn(async move { provider.approve(temporary.token(), "bob").await })
+                })
+                .collect();
+            let mut verifiers = Vec::new();
+            for task in approvals {
+                if let Ok(approved) = task.await.unwrap() {
+                    verifiers.push(approved.verifier().to_owned());
+                }
+            }
+            assert_eq!(verifiers.len(), 1, "round {round}: approvals");
+            let exchanges: Vec<_> = instances
+                .iter()
+                .map(|instance| {
+                    let (provider, temporary) = (Arc::clone(instance), Arc::clone(&issued));
+                    let verifier = verifiers[0].clone();
+                    tokio::spawn(async move { exchange(&provider, &temporary, &verifier).await })
+                })
+                .collect();
+            let mut issued_tokens = 0;
+            for task in exchanges {
+                issued_tokens += usize::from(task.await.unwrap().is_ok());
+            }
+            assert_eq!(issued_tokens, 1, "round {round}: exchanges");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lost_redis_fails_the_flow_with_store_errors() {
+        let _serial = serial();
+        let mut server = Server::start();
+        let credentials = shared_credentials();
+        let store = RedisTemporaryStore::open(&server.url())
+            .unwrap()
+            .with_timeout(Duration::from_millis(500));
+        let provider = instance(&credentials, store.clone());
+        let issued = temporary(&provider).await;
+        server.stop();
+        assert!(matches!(
+            provider.approve(issued.token(), "carol").await,
+            Err(oauth1_signer::verify::AuthorizeError::Store(_))
+        ));
+        assert!(store.get(issued.token()).await.is_err());
+    }
 }

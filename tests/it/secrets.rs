@@ -263,6 +263,12 @@ async fn the_redis_stores_and_their_errors() {
         .await
         .unwrap_err();
     error("a Redis Cluster error", &err);
+    let temporary = oauth1_signer::verify::RedisTemporaryStore::open(&url).unwrap();
+    debug("RedisTemporaryStore", &temporary);
+    let err = oauth1_signer::verify::TemporaryStore::get(&temporary, "token")
+        .await
+        .unwrap_err();
+    error("a Redis error of the temporary store", &err);
     let blocking = BlockingRedisNonceStore::open(&url).unwrap();
     debug("BlockingRedisNonceStore", &blocking);
     let err = tokio::task::block_in_place(|| {
