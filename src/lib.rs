@@ -138,7 +138,8 @@ mod tests {
     feature = "reqwest",
     feature = "blocking",
     feature = "tower",
-    feature = "serde"
+    feature = "serde",
+    feature = "redis"
 ))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
