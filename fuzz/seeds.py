@@ -13,7 +13,8 @@ import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-TARGETS = ["decode", "params", "base_uri", "header", "sign_line", "verify", "explain"]
+TARGETS = ["decode", "params", "base_uri", "header", "sign_line", "verify", "explain",
+           "capture_curl", "capture_http"]
 
 
 def load(name):
@@ -60,6 +61,11 @@ def main():
     for row in load("percent-encoding.json"):
         add("decode", bytes.fromhex(row["input_hex"]))
         add("decode", row["encoded"])
+
+    # Captured requests: the curl commands and raw requests of fixtures/captures.
+    for path in sorted((FIXTURES / "captures").iterdir()):
+        add("capture_http" if path.suffix == ".http" else "capture_curl", path.read_bytes())
+    add("capture_curl", "curl -sSL -XPOST $'https://a.example/\\u00e9' -G -d a=1 --data-urlencode 'b=c d'")
 
     # The signer's header for arbitrary credentials: key, token, nonce, realm on lines.
     add("header", "key\ntoken\nnonce\nPhotos \"Album\"")

@@ -81,6 +81,9 @@
 pub mod base_string;
 #[cfg(feature = "cases")]
 #[doc(hidden)]
+pub mod capture;
+#[cfg(feature = "cases")]
+#[doc(hidden)]
 pub mod cases;
 pub mod credentials;
 pub mod encode;

@@ -481,3 +481,52 @@ pub fn explain(data: &[u8]) {
         }
     }
 }
+
+/// `Capture::from_curl` on arbitrary text: never a panic; a command it reads, written back as
+/// a plain curl command (every word single-quoted), reads back to the same request.
+pub fn capture_curl(data: &[u8]) {
+    use oauth1_signer::capture::Capture;
+
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    // `@file` data would read files: not what is fuzzed here.
+    if text.contains('@') {
+        return;
+    }
+    let Ok(capture) = Capture::from_curl(text) else {
+        return;
+    };
+    assert!(capture.url.contains("://"), "{capture:?}");
+    assert!(!capture.method.is_empty(), "{capture:?}");
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut again = format!(
+        "curl --url {} -X {}",
+        quote(&capture.url),
+        quote(&capture.method)
+    );
+    for (name, value) in &capture.headers {
+        again.push_str(&format!(" -H {}", quote(&format!("{name}: {value}"))));
+    }
+    if !capture.body.is_empty() {
+        let body = std::str::from_utf8(&capture.body).expect("a body read from text is text");
+        again.push_str(&format!(" --data-raw {}", quote(body)));
+    }
+    let reread = Capture::from_curl(&again).unwrap_or_else(|e| panic!("{again:?}: {e}"));
+    assert_eq!(reread, capture, "{again:?}");
+}
+
+/// `Capture::from_http` on arbitrary bytes: never a panic; what it reads has an absolute URL,
+/// and a body no longer than the input (and as long as `Content-Length` says, when it says).
+pub fn capture_http(data: &[u8]) {
+    use oauth1_signer::capture::Capture;
+
+    let Ok(capture) = Capture::from_http(data, "https") else {
+        return;
+    };
+    assert!(capture.url.contains("://"), "{capture:?}");
+    assert!(capture.body.len() <= data.len());
+    if let Some(Ok(length)) = capture.header("content-length").map(str::parse::<usize>) {
+        assert_eq!(capture.body.len(), length);
+    }
+}

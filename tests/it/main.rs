@@ -7,6 +7,7 @@ mod allocations;
 mod bad_input;
 mod cli;
 mod cli_authorize;
+mod cli_capture;
 mod cli_send;
 mod explain;
 mod fixtures;

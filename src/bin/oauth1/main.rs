@@ -68,7 +68,7 @@ struct RequestArgs {
     #[arg(long, default_value = "GET")]
     method: String,
     /// Absolute URL as the client sends it on the wire, query included.
-    #[arg(long, required_unless_present = "jsonl")]
+    #[arg(long, required_unless_present_any = ["jsonl", "curl", "http"])]
     url: Option<String>,
     /// Request body, exactly as sent.
     #[arg(long, conflicts_with = "body_file")]
@@ -80,11 +80,17 @@ struct RequestArgs {
     /// application/x-www-form-urlencoded.
     #[arg(long)]
     content_type: Option<String>,
+    /// The body of a captured request (--curl, --http), byte for byte.
+    #[arg(skip)]
+    captured_body: Option<Vec<u8>>,
 }
 
 impl RequestArgs {
     /// The body from `--body` or `--body-file`, empty without either.
     fn read_body(&self) -> Result<Vec<u8>, String> {
+        if let Some(body) = &self.captured_body {
+            return Ok(body.clone());
+        }
         match (&self.body, &self.body_file) {
             (Some(body), _) => Ok(body.clone().into_bytes()),
             (None, Some(path)) => std::fs::read(path)
@@ -114,8 +120,31 @@ struct SignArgs {
     ])]
     authorization: Option<String>,
 
+    /// A curl command as a browser's "Copy as cURL" (bash or POSIX) or Postman writes it, or -
+    /// to read it from standard input: the method, URL, headers and body come from it, and the
+    /// protocol parameters from its Authorization header, query or form body; only the secrets
+    /// are typed.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    curl: Option<String>,
+    /// A raw HTTP/1.1 request as a proxy (mitmproxy, Burp, Charles) saves it, in FILE or - for
+    /// standard input; read like --curl.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization",
+        "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    http: Option<PathBuf>,
+    /// The scheme of an --http request whose target is a path (its Host header gives the
+    /// host).
+    #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
+    scheme: String,
+
     /// oauth_consumer_key.
-    #[arg(long, required_unless_present_any = ["jsonl", "authorization"])]
+    #[arg(long, required_unless_present_any = ["jsonl", "authorization", "curl", "http"])]
     consumer_key: Option<String>,
     /// The consumer secret; prefer the environment variable, which stays out of shell history.
     #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
@@ -335,6 +364,20 @@ struct VerifyArgs {
     /// in the query or the form body.
     #[arg(long)]
     authorization: Option<String>,
+    /// The received request as a curl command (or - for standard input), as with
+    /// `explain --curl`.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+    ])]
+    curl: Option<String>,
+    /// The received request as a raw HTTP/1.1 request in FILE (or - for standard input).
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization",
+    ])]
+    http: Option<PathBuf>,
+    /// The scheme of an --http request whose target is a path.
+    #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
+    scheme: String,
 
     /// The consumer secret the server holds for the presented consumer key; without it (and
     /// its variable) the consumer has no shared secret, and only the RSA methods can verify.
@@ -411,6 +454,7 @@ fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
 }
 
 mod authorize;
+mod capture;
 mod explain;
 mod send;
 mod sign;
@@ -439,4 +483,16 @@ fn encode(value: &std::ffi::OsStr) -> Result<(), String> {
     };
     println!("{}", oauth1_signer::encode::encode(&bytes));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every flag a constraint names exists on its command (clap checks it only here, or when
+    /// the command runs).
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
 }

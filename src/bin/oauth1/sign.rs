@@ -32,9 +32,13 @@ impl FromFlags {
     /// Reads the flags; a random nonce and the clock's time unless given, when `fresh` allows
     /// it.
     pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
-        let (args, sent_signature) = match args.authorization.clone() {
-            Some(header) => from_header(args, &header)?,
-            None => (args, None),
+        let (args, sent_signature) = if args.curl.is_some() || args.http.is_some() {
+            super::capture::into_flags(args)?
+        } else {
+            match args.authorization.clone() {
+                Some(header) => from_header(args, &header)?,
+                None => (args, None),
+            }
         };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
         let consumer_secret = consumer_secret(args.consumer_secret, &args.signature_method)?;
@@ -118,20 +122,41 @@ impl FromFlags {
 
 /// The flags with the protocol parameters of a client's Authorization header filled in, and
 /// the header's `oauth_signature`.
-fn from_header(mut args: SignArgs, header: &str) -> Result<(SignArgs, Option<String>), String> {
+pub(crate) fn from_header(
+    args: SignArgs,
+    header: &str,
+) -> Result<(SignArgs, Option<String>), String> {
     let parsed = oauth1_signer::header::Authorization::parse(header)
         .map_err(|e| format!("--authorization: {e}"))?;
+    let realm = parsed.realm().map(str::to_owned);
+    fill_protocol(
+        args,
+        "--authorization",
+        "the header",
+        |name| parsed.get(name).map(<[u8]>::to_vec),
+        realm,
+    )
+}
+
+/// The flags with the protocol parameters that `lookup` finds (decoded), and the
+/// `oauth_signature`; `flag` and `place` name where they come from in errors.
+pub(crate) fn fill_protocol(
+    mut args: SignArgs,
+    flag: &str,
+    place: &str,
+    lookup: impl Fn(&str) -> Option<Vec<u8>>,
+    realm: Option<String>,
+) -> Result<(SignArgs, Option<String>), String> {
     let text = |name: &str| -> Result<Option<String>, String> {
-        parsed
-            .get(name)
+        lookup(name)
             .map(|v| {
-                String::from_utf8(v.to_vec())
-                    .map_err(|_| format!("--authorization: {name} is not UTF-8 once decoded"))
+                String::from_utf8(v)
+                    .map_err(|_| format!("{flag}: {name} is not UTF-8 once decoded"))
             })
             .transpose()
     };
     let required = |name: &str| -> Result<String, String> {
-        text(name)?.ok_or_else(|| format!("--authorization: the header has no {name}"))
+        text(name)?.ok_or_else(|| format!("{flag}: {place} has no {name}"))
     };
     args.consumer_key = Some(required("oauth_consumer_key")?);
     args.signature_method = required("oauth_signature_method")?;
@@ -140,20 +165,18 @@ fn from_header(mut args: SignArgs, header: &str) -> Result<(SignArgs, Option<Str
     args.token = text("oauth_token")?;
     args.callback = text("oauth_callback")?;
     args.verifier = text("oauth_verifier")?;
-    args.body_hash = parsed.get("oauth_body_hash").is_some();
-    args.realm = parsed.realm().map(str::to_owned);
+    args.body_hash = lookup("oauth_body_hash").is_some();
+    args.realm = realm;
     match text("oauth_version")?.as_deref() {
         None => args.no_version = true,
         Some("1.0") => {}
         Some(other) => {
             return Err(format!(
-                "--authorization: oauth_version is {other:?}: RFC 5849 knows only 1.0"
+                "{flag}: oauth_version is {other:?}: RFC 5849 knows only 1.0"
             ))
         }
     }
-    let signature = parsed
-        .get("oauth_signature")
-        .map(|v| String::from_utf8_lossy(v).into_owned());
+    let signature = lookup("oauth_signature").map(|v| String::from_utf8_lossy(&v).into_owned());
     Ok((args, signature))
 }
 

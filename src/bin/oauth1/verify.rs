@@ -101,7 +101,16 @@ pub(crate) fn jsonl() -> Result<(), String> {
     super::each_line(|line| answer(line, &nonces))
 }
 
-pub(crate) fn one(args: VerifyArgs) -> Result<(), String> {
+pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
+    if args.curl.is_some() || args.http.is_some() {
+        let (_, capture) =
+            super::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
+        args.authorization = capture.header("authorization").map(str::to_owned);
+        args.request.content_type = capture.header("content-type").map(str::to_owned);
+        args.request.method = capture.method;
+        args.request.url = Some(capture.url);
+        args.request.captured_body = Some(capture.body);
+    }
     let public_key_pem = super::read_text(args.public_key_file.as_ref(), "the public key file")?;
     // No consumer secret means none is held: an RSA-only consumer.
     let consumer_secret = args.consumer_secret;

@@ -1,0 +1,145 @@
+//! `--curl` and `--http`: the request and its protocol parameters from a captured request.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use oauth1_signer::capture::Capture;
+use oauth1_signer::encode::decode_form;
+
+use super::sign::fill_protocol;
+use super::SignArgs;
+
+/// The flags filled in from the capture of `--curl` or `--http`, and the `oauth_signature` it
+/// carries.
+pub(crate) fn into_flags(mut args: SignArgs) -> Result<(SignArgs, Option<String>), String> {
+    let (flag, capture) = read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
+    let content_type = capture.header("content-type").map(str::to_owned);
+    let is_form = capture.has_form_body();
+    if let Some(header) = capture.oauth_authorization() {
+        let parsed = oauth1_signer::header::Authorization::parse(header)
+            .map_err(|e| format!("{flag}: the Authorization header: {e}"))?;
+        let realm = parsed.realm().map(str::to_owned);
+        let lookup = |name: &str| parsed.get(name).map(<[u8]>::to_vec);
+        let filled = fill_protocol(args, flag, "the Authorization header", lookup, realm)?;
+        args = filled.0;
+        set_request(
+            &mut args,
+            &capture,
+            capture.url.clone(),
+            capture.body.clone(),
+            content_type,
+        );
+        return Ok((args, filled.1));
+    }
+    // The protocol parameters in the query, or else in a form body: taken out of it, to be
+    // signed as the header would carry them (the same base string).
+    let (query_protocol, url) = take_protocol(&capture.url, true);
+    let (protocol, url, body) = if query_protocol.is_empty() && is_form {
+        let body = String::from_utf8(capture.body.clone())
+            .map_err(|_| format!("{flag}: the form body is not UTF-8"))?;
+        let (form_protocol, body) = take_protocol(&body, false);
+        (form_protocol, url, body.into_bytes())
+    } else {
+        (query_protocol, url, capture.body.clone())
+    };
+    if protocol.is_empty() {
+        return Err(format!(
+            "{flag}: the request carries no OAuth parameters: no \"Authorization: OAuth …\" header, and no oauth_ parameters in its query or form body"
+        ));
+    }
+    let filled = fill_protocol(
+        args,
+        flag,
+        "the request",
+        |name| protocol.get(name).cloned(),
+        None,
+    )?;
+    args = filled.0;
+    set_request(&mut args, &capture, url, body, content_type);
+    Ok((args, filled.1))
+}
+
+/// The capture of `--curl` or `--http`, and the flag's name.
+pub(crate) fn read(
+    curl: Option<&str>,
+    http: Option<&std::path::PathBuf>,
+    scheme: &str,
+) -> Result<(&'static str, Capture), String> {
+    let from_stdin = || {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok::<_, String>(bytes)
+    };
+    if let Some(command) = curl {
+        let command = if command == "-" {
+            String::from_utf8(from_stdin()?)
+                .map_err(|_| "--curl -: standard input is not UTF-8".to_owned())?
+        } else {
+            command.to_owned()
+        };
+        let capture = Capture::from_curl(&command).map_err(|e| format!("--curl: {e}"))?;
+        return Ok(("--curl", capture));
+    }
+    let path = http.ok_or("no capture given")?;
+    let raw = if path.as_os_str() == "-" {
+        from_stdin()?
+    } else {
+        std::fs::read(path).map_err(|e| format!("--http: reading {}: {e}", path.display()))?
+    };
+    let capture = Capture::from_http(&raw, scheme).map_err(|e| format!("--http: {e}"))?;
+    Ok(("--http", capture))
+}
+
+fn set_request(
+    args: &mut SignArgs,
+    capture: &Capture,
+    url: String,
+    body: Vec<u8>,
+    content_type: Option<String>,
+) {
+    args.request.method.clone_from(&capture.method);
+    args.request.url = Some(url);
+    args.request.content_type = content_type;
+    args.request.captured_body = Some(body);
+}
+
+/// The `oauth_*` parameters of a query (in `url`, when `in_url`) or a form body, decoded, and
+/// what is left without them, the other parameters as they were written.
+fn take_protocol(text: &str, in_url: bool) -> (HashMap<String, Vec<u8>>, String) {
+    let (head, pairs) = if in_url {
+        let without_fragment = text.split('#').next().unwrap_or_default();
+        match without_fragment.split_once('?') {
+            Some((head, query)) => (head, query),
+            None => return (HashMap::new(), text.to_owned()),
+        }
+    } else {
+        ("", text)
+    };
+    let mut protocol = HashMap::new();
+    let mut kept = Vec::new();
+    for pair in pairs.split('&') {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let decoded = decode_form(name.as_bytes());
+        match decoded {
+            Ok(n) if n.starts_with(b"oauth_") => {
+                let name = String::from_utf8_lossy(&n).into_owned();
+                let value = decode_form(value.as_bytes())
+                    .map_or_else(|_| value.as_bytes().to_vec(), std::borrow::Cow::into_owned);
+                protocol.insert(name, value);
+            }
+            _ => kept.push(pair),
+        }
+    }
+    if protocol.is_empty() {
+        return (protocol, text.to_owned());
+    }
+    let rest = kept.join("&");
+    let text = match (in_url, rest.is_empty()) {
+        (true, true) => head.to_owned(),
+        (true, false) => format!("{head}?{rest}"),
+        (false, _) => rest,
+    };
+    (protocol, text)
+}
