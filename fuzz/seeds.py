@@ -14,7 +14,7 @@ import urllib.parse
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 TARGETS = ["decode", "params", "base_uri", "header", "sign_line", "verify", "explain",
-           "capture_curl", "capture_http"]
+           "capture_curl", "capture_http", "capture_har"]
 
 
 def load(name):
@@ -64,7 +64,8 @@ def main():
 
     # Captured requests: the curl commands and raw requests of fixtures/captures.
     for path in sorted((FIXTURES / "captures").iterdir()):
-        add("capture_http" if path.suffix == ".http" else "capture_curl", path.read_bytes())
+        target = {".http": "capture_http", ".har": "capture_har"}.get(path.suffix, "capture_curl")
+        add(target, path.read_bytes())
     add("capture_curl", "curl -sSL -XPOST $'https://a.example/\\u00e9' -G -d a=1 --data-urlencode 'b=c d'")
 
     # The signer's header for arbitrary credentials: key, token, nonce, realm on lines.

@@ -530,3 +530,21 @@ pub fn capture_http(data: &[u8]) {
         assert_eq!(capture.body.len(), length);
     }
 }
+
+/// `Capture::from_har` on arbitrary text: never a panic; the entries it gives are numbered in
+/// order within the file, and picking one gives that one alone.
+pub fn capture_har(data: &[u8]) {
+    use oauth1_signer::capture::Capture;
+
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(entries) = Capture::from_har(text, None) else {
+        return;
+    };
+    assert!(!entries.is_empty());
+    assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+    let (n, first) = &entries[0];
+    let picked = Capture::from_har(text, Some(*n)).expect("an entry it gave can be picked");
+    assert_eq!(picked, vec![(*n, first.clone())]);
+}

@@ -385,3 +385,149 @@ fn a_raw_request_with_its_parameters_in_the_query() {
     );
     assert!(ok && out.starts_with("valid\n"), "{out}{err}");
 }
+
+/// Chrome's and Firefox's HAR exports of a page (`fixtures/captures_har.py`): every entry with
+/// OAuth is explained in turn, each as its explain fixture is given field by field, and the
+/// others are passed over.
+#[test]
+fn a_har_file_is_explained_entry_by_entry() {
+    let lines: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("explain.json")).unwrap())
+            .unwrap();
+    let oracle = |name: &str| {
+        let mut line = lines.iter().find(|l| l["name"] == name).unwrap().clone();
+        let signature = line["observed"]["signature"].clone();
+        line["observed"] = serde_json::json!({ "signature": signature });
+        let (ok, out, err) = run(&["explain", "--jsonl"], (None, None), &format!("{line}\n"));
+        assert!(ok, "{err}");
+        serde_json::from_str::<Value>(out.trim()).unwrap()
+    };
+    let secrets = (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+    for file in ["chrome.har", "firefox.har"] {
+        let path = fixtures().join("captures").join(file);
+        let (ok, out, err) = run(
+            &["explain", "--json", "--har", path.to_str().unwrap()],
+            secrets,
+            "",
+        );
+        assert!(ok, "{file}: {err}");
+        let answers: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let names: Vec<&str> = answers
+            .iter()
+            .map(|a| a["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "entry 2: POST https://api.example.com/statuses",
+                "entry 3: GET https://api.example.com/s?q=caf%C3%A9",
+                "entry 4: POST https://api.example.com/x?a=1",
+                "entry 5: GET http://photos.example.net/photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D",
+            ],
+            "{file}"
+        );
+        for (answer, source) in
+            answers
+                .iter()
+                .zip(["plus-for-space-2", "lowercase-hex-3", "query-not-signed-3"])
+        {
+            assert_eq!(
+                essentials(answer),
+                essentials(&oracle(source)),
+                "{file} {source}"
+            );
+        }
+        assert_eq!(answers[3]["verdict"], "match");
+
+        // One entry, and as the server sees it.
+        let (ok, out, _) = run(
+            &["explain", "--har", path.to_str().unwrap(), "--entry", "3"],
+            secrets,
+            "",
+        );
+        assert!(ok && out.starts_with("== entry 3: GET https://api.example.com/s?q=caf%C3%A9\nverdict:    explained\ncause:      lowercase-hex:"), "{out}");
+        let (ok, out, err) = run(
+            &[
+                "verify",
+                "--now",
+                "1191242100",
+                "--har",
+                path.to_str().unwrap(),
+                "--entry",
+                "5",
+            ],
+            secrets,
+            "",
+        );
+        assert!(ok && out.contains("\nvalid\n"), "{out}{err}");
+    }
+}
+
+#[test]
+fn bad_har_files_are_clear_errors() {
+    let secrets = (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+    let chrome = fixtures().join("captures").join("chrome.har");
+    let dir = std::env::temp_dir().join(format!("oauth1-har-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let cases = [
+        (
+            vec!["--har".to_owned(), file("not.har", "{\"log\": [")],
+            "--har: the HAR file is not JSON: EOF while parsing a list at line 1 column 9",
+        ),
+        (
+            vec!["--har".to_owned(), file("empty.har", "{\"log\": {}}")],
+            "--har: the HAR file has no log.entries: export it again with \"Save all as HAR\"",
+        ),
+        (
+            vec![
+                "--har".to_owned(),
+                chrome.to_str().unwrap().to_owned(),
+                "--entry".to_owned(),
+                "9".to_owned(),
+            ],
+            "--har: the HAR file has 6 entries: there is no entry 9 (they are counted from 1)",
+        ),
+        (
+            vec![
+                "--har".to_owned(),
+                chrome.to_str().unwrap().to_owned(),
+                "--entry".to_owned(),
+                "6".to_owned(),
+            ],
+            "--har: entry 6 of the HAR file carries no OAuth parameters: no \"Authorization: OAuth …\" header, and no oauth_signature in its query or form body",
+        ),
+        (
+            vec![
+                "--har".to_owned(),
+                file(
+                    "plain.har",
+                    r#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/", "headers": []}}]}}"#,
+                ),
+            ],
+            "--har: none of the HAR file's 1 entries carries OAuth parameters (an \"Authorization: OAuth …\" header, or oauth_signature in the query or a form body)",
+        ),
+        (
+            vec![
+                "--har".to_owned(),
+                file("bad-entry.har", r#"{"log": {"entries": [{"request": {"url": 1}}]}}"#),
+            ],
+            "--har: entry 1 of the HAR file is not a request: invalid type: integer `1`, expected a string",
+        ),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["explain"];
+        all.extend(args.iter().map(String::as_str));
+        let (ok, out, err) = run(&all, secrets, "");
+        assert!(!ok, "{args:?}: {out}");
+        assert_eq!(err.trim_end(), format!("error: {message}"), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,7 +12,10 @@ use super::SignArgs;
 /// The flags filled in from the capture of `--curl` or `--http`, and the `oauth_signature` it
 /// carries.
 pub(crate) fn into_flags(mut args: SignArgs) -> Result<(SignArgs, Option<String>), String> {
-    let (flag, capture) = read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
+    let (flag, capture) = match args.captured.take() {
+        Some((_, capture)) => ("--har", capture),
+        None => read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?,
+    };
     let content_type = capture.header("content-type").map(str::to_owned);
     let is_form = capture.has_form_body();
     if let Some(header) = capture.oauth_authorization() {
@@ -142,4 +145,46 @@ fn take_protocol(text: &str, in_url: bool) -> (HashMap<String, Vec<u8>>, String)
         (false, _) => rest,
     };
     (protocol, text)
+}
+
+/// Runs `run` on every entry of the HAR file at `path` that carries OAuth (or entry `entry`),
+/// each with its label (`entry N: METHOD URL`), printed above its answer unless `json`. Every
+/// entry is tried; the error counts those that failed.
+pub(crate) fn each_har_entry<A: Clone>(
+    path: &std::path::Path,
+    entry: Option<usize>,
+    json: bool,
+    args: &A,
+    mut run: impl FnMut(A, String, Capture) -> Result<(), String>,
+) -> Result<(), String> {
+    let text = if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("--har -: reading standard input: {e}"))?;
+        text
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| format!("--har: reading {}: {e}", path.display()))?
+    };
+    let entries = Capture::from_har(&text, entry).map_err(|e| format!("--har: {e}"))?;
+    let total = entries.len();
+    let mut failed = 0;
+    for (i, (n, capture)) in entries.into_iter().enumerate() {
+        let label = format!("entry {n}: {} {}", capture.method, capture.url);
+        if !json {
+            if i > 0 {
+                println!();
+            }
+            println!("== {label}");
+        }
+        if let Err(e) = run(args.clone(), label.clone(), capture) {
+            eprintln!("error: {label}: {e}");
+            failed += 1;
+        }
+    }
+    match failed {
+        0 => Ok(()),
+        _ => Err(format!("{failed} of the {total} entries with OAuth failed")),
+    }
 }

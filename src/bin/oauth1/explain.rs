@@ -118,7 +118,21 @@ pub(crate) fn jsonl() -> Result<(), String> {
 }
 
 /// `oauth1 explain` with flags: the verdict, the causes in words, and the two base strings.
-pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
+pub(crate) fn one(mut args: ExplainArgs) -> Result<(), String> {
+    if let Some(path) = args.sign.har.take() {
+        let json = args.json;
+        return super::capture::each_har_entry(
+            &path,
+            args.sign.entry,
+            json,
+            &args,
+            |mut args, label, capture| {
+                args.sign.captured = Some((label, capture));
+                one(args)
+            },
+        );
+    }
+    let label = args.sign.captured.as_ref().map(|(label, _)| label.clone());
     let echoed = match &args.server_response {
         Some(path) => {
             let text = std::fs::read(path)
@@ -158,7 +172,7 @@ pub(crate) fn one(args: ExplainArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
 
     if args.json {
-        println!("{}", to_json(&answer_line(None, &explanation)));
+        println!("{}", to_json(&answer_line(label.as_deref(), &explanation)));
         return Ok(());
     }
     report(

@@ -62,13 +62,13 @@ enum Command {
 }
 
 /// The request flags of `sign` and `verify`.
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct RequestArgs {
     /// HTTP method.
     #[arg(long, default_value = "GET")]
     method: String,
     /// Absolute URL as the client sends it on the wire, query included.
-    #[arg(long, required_unless_present_any = ["jsonl", "curl", "http"])]
+    #[arg(long, required_unless_present_any = ["jsonl", "curl", "http", "har"])]
     url: Option<String>,
     /// Request body, exactly as sent.
     #[arg(long, conflicts_with = "body_file")]
@@ -100,7 +100,7 @@ impl RequestArgs {
     }
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 struct SignArgs {
     /// Read request cases as JSON Lines on standard input and write one result line for each
@@ -142,9 +142,23 @@ struct SignArgs {
     /// host).
     #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
     scheme: String,
+    /// A HAR file (a browser's "Save all as HAR"): every entry that carries OAuth is taken in
+    /// turn, each answer headed by the entry's number, method and URL.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "curl", "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    har: Option<PathBuf>,
+    /// With --har: only entry N (counted from 1 over all the file's entries).
+    #[arg(long, value_name = "N", requires = "har")]
+    entry: Option<usize>,
+    /// A request already captured (an entry of --har), and its label.
+    #[arg(skip)]
+    captured: Option<(String, oauth1_signer::capture::Capture)>,
 
     /// oauth_consumer_key.
-    #[arg(long, required_unless_present_any = ["jsonl", "authorization", "curl", "http"])]
+    #[arg(long, required_unless_present_any = ["jsonl", "authorization", "curl", "http", "har"])]
     consumer_key: Option<String>,
     /// The consumer secret; prefer the environment variable, which stays out of shell history.
     #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
@@ -189,7 +203,7 @@ struct SignArgs {
     verbose: bool,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct ExplainArgs {
     #[command(flatten)]
     sign: SignArgs,
@@ -207,7 +221,7 @@ struct ExplainArgs {
     json: bool,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 struct SendArgs {
     /// The URL, query included.
@@ -250,7 +264,7 @@ struct SendArgs {
 }
 
 /// The consumer's credentials and the signature options of `send` and `authorize`.
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct ConsumerArgs {
     /// oauth_consumer_key.
     #[arg(long)]
@@ -323,7 +337,7 @@ fn consumer_signer(
     Ok(signer)
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct AuthorizeArgs {
     /// The provider's temporary-credentials endpoint (RFC 5849 §2.1).
     #[arg(long)]
@@ -351,7 +365,7 @@ struct AuthorizeArgs {
     json: bool,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct VerifyArgs {
     /// Read received requests as JSON Lines on standard input (the request-case verify
     /// format) and write one verdict line for each; one nonce store serves the whole stream.
@@ -378,6 +392,15 @@ struct VerifyArgs {
     /// The scheme of an --http request whose target is a path.
     #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
     scheme: String,
+    /// The received requests in a HAR file: every entry that carries OAuth, in turn.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "curl",
+    ])]
+    har: Option<PathBuf>,
+    /// With --har: only entry N (counted from 1).
+    #[arg(long, value_name = "N", requires = "har")]
+    entry: Option<usize>,
 
     /// The consumer secret the server holds for the presented consumer key; without it (and
     /// its variable) the consumer has no shared secret, and only the RSA methods can verify.

@@ -32,14 +32,15 @@ impl FromFlags {
     /// Reads the flags; a random nonce and the clock's time unless given, when `fresh` allows
     /// it.
     pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
-        let (args, sent_signature) = if args.curl.is_some() || args.http.is_some() {
-            super::capture::into_flags(args)?
-        } else {
-            match args.authorization.clone() {
-                Some(header) => from_header(args, &header)?,
-                None => (args, None),
-            }
-        };
+        let (args, sent_signature) =
+            if args.curl.is_some() || args.http.is_some() || args.captured.is_some() {
+                super::capture::into_flags(args)?
+            } else {
+                match args.authorization.clone() {
+                    Some(header) => from_header(args, &header)?,
+                    None => (args, None),
+                }
+            };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
         let consumer_secret = consumer_secret(args.consumer_secret, &args.signature_method)?;
         let body = args.request.read_body()?;
@@ -180,7 +181,19 @@ pub(crate) fn fill_protocol(
     Ok((args, signature))
 }
 
-pub(crate) fn one(args: SignArgs) -> Result<(), String> {
+pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
+    if let Some(path) = args.har.take() {
+        return super::capture::each_har_entry(
+            &path,
+            args.entry,
+            false,
+            &args,
+            |mut args, label, capture| {
+                args.captured = Some((label, capture));
+                one(args)
+            },
+        );
+    }
     let verbose = args.verbose;
     let flags = FromFlags::new(args, true)?;
     if verbose {

@@ -102,14 +102,24 @@ pub(crate) fn jsonl() -> Result<(), String> {
 }
 
 pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
+    if let Some(path) = args.har.take() {
+        return super::capture::each_har_entry(
+            &path,
+            args.entry,
+            false,
+            &args,
+            |mut args, _, capture| {
+                received(&mut args, capture);
+                one(args)
+            },
+        );
+    }
     if args.curl.is_some() || args.http.is_some() {
         let (_, capture) =
             super::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
-        args.authorization = capture.header("authorization").map(str::to_owned);
-        args.request.content_type = capture.header("content-type").map(str::to_owned);
-        args.request.method = capture.method;
-        args.request.url = Some(capture.url);
-        args.request.captured_body = Some(capture.body);
+        args.curl = None;
+        args.http = None;
+        received(&mut args, capture);
     }
     let public_key_pem = super::read_text(args.public_key_file.as_ref(), "the public key file")?;
     // No consumer secret means none is held: an RSA-only consumer.
@@ -172,4 +182,13 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
             Err(format!("the request does not verify ({})", e.reason()))
         }
     }
+}
+
+/// The flags of a received request taken from its capture.
+fn received(args: &mut VerifyArgs, capture: oauth1_signer::capture::Capture) {
+    args.authorization = capture.header("authorization").map(str::to_owned);
+    args.request.content_type = capture.header("content-type").map(str::to_owned);
+    args.request.method = capture.method;
+    args.request.url = Some(capture.url);
+    args.request.captured_body = Some(capture.body);
 }
