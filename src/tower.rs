@@ -277,7 +277,7 @@ where
             let (mut parts, body) = request.into_parts();
             let received = match shared.received(&parts) {
                 Ok(received) => received,
-                Err(e) => return Ok(rejection(&e, &shared.realm)),
+                Err(e) => return Ok(refuse(&e, None, &shared.realm)),
             };
             if !received.body_signed {
                 // Unread, unchanged: nothing in the signature covers it.
@@ -286,11 +286,11 @@ where
                         parts.extensions.insert(verified);
                         inner.call(HttpRequest::from_parts(parts, body)).await
                     }
-                    Err(e) => Ok(rejection(&e, &shared.realm)),
+                    Err(e) => Ok(refuse(&e, received.authorization, &shared.realm)),
                 };
             }
             if let Err(e) = shared.check_before_body(&received) {
-                return Ok(rejection(&e, &shared.realm));
+                return Ok(refuse(&e, received.authorization, &shared.realm));
             }
             let body = match Limited::new(body, shared.body_limit).collect().await {
                 Ok(collected) => collected.to_bytes(),
@@ -303,7 +303,7 @@ where
                         .call(HttpRequest::from_parts(parts, ReqBody::from(body)))
                         .await
                 }
-                Err(e) => Ok(rejection(&e, &shared.realm)),
+                Err(e) => Ok(refuse(&e, received.authorization, &shared.realm)),
             }
         })
     }
@@ -398,6 +398,32 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
             .with_body(received.content_type, body);
         self.verifier.verify(&request, received.authorization).await
     }
+}
+
+/// Logs a refused request (a `tracing` event at level INFO, target `oauth1_signer::tower`:
+/// the reason, the consumer key the header names, and the diagnosis when the verifier makes
+/// one; never a secret, a signature or the header), then answers it.
+fn refuse<B: From<String>>(
+    error: &VerifyError,
+    authorization: Option<&str>,
+    realm: &Realm,
+) -> Response<B> {
+    if error.problem().is_some() {
+        let consumer_key = authorization
+            .and_then(|h| crate::header::Authorization::parse(h).ok())
+            .and_then(|h| {
+                h.get("oauth_consumer_key")
+                    .map(|k| String::from_utf8_lossy(k).into_owned())
+            });
+        let diagnosis = error.diagnosis().map(ToString::to_string);
+        tracing::info!(
+            reason = %error.reason(),
+            consumer_key = consumer_key.as_deref().unwrap_or(""),
+            diagnosis = diagnosis.as_deref().unwrap_or(""),
+            "OAuth request refused"
+        );
+    }
+    rejection(error, realm)
 }
 
 /// The answer to a request that did not verify, as the layer gives it: 400 or 401 (with

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::StoreError;
+use super::{Diagnosis, StoreError};
 use crate::encode;
 use crate::sign::SignatureMethod;
 
@@ -138,6 +138,9 @@ pub enum VerifyError {
     BadSignature {
         /// The base string the server built, which a client may compare with its own.
         base_string: String,
+        /// Why, when the verifier diagnoses bad signatures
+        /// ([`Verifier::with_diagnosis`](super::Verifier::with_diagnosis)).
+        diagnosis: Option<Diagnosis>,
     },
     /// `oauth_body_hash` does not match the body, or is sent with a form body.
     #[non_exhaustive]
@@ -176,6 +179,15 @@ pub enum VerifyError {
 }
 
 impl VerifyError {
+    /// The diagnosis of a bad signature, when the verifier makes one.
+    #[must_use]
+    pub fn diagnosis(&self) -> Option<&Diagnosis> {
+        match self {
+            VerifyError::BadSignature { diagnosis, .. } => diagnosis.as_ref(),
+            _ => None,
+        }
+    }
+
     /// The failed check.
     #[must_use]
     pub fn reason(&self) -> Reason {
@@ -314,9 +326,15 @@ impl fmt::Display for VerifyError {
                 timestamp.abs_diff(*now),
                 if timestamp < now { "behind" } else { "ahead of" }
             ),
-            VerifyError::BadSignature { .. } => f.write_str(
-                "the signature does not match: compare the client's base string with the server's, and check the consumer secret and token secret (an unknown consumer key or token fails this way too)",
-            ),
+            VerifyError::BadSignature { diagnosis, .. } => {
+                f.write_str(
+                    "the signature does not match: compare the client's base string with the server's, and check the consumer secret and token secret (an unknown consumer key or token fails this way too)",
+                )?;
+                match diagnosis {
+                    Some(diagnosis) => write!(f, ". Diagnosis: {diagnosis}"),
+                    None => Ok(()),
+                }
+            }
             VerifyError::BadBodyHash { detail } | VerifyError::TokenRejected { detail } => {
                 f.write_str(detail)
             }

@@ -70,6 +70,7 @@ use crate::{Secret, Timestamp};
 use macs::MacCache;
 
 mod block;
+mod diagnose;
 mod error;
 mod issue;
 mod macs;
@@ -77,6 +78,7 @@ mod origin;
 mod policy;
 mod store;
 
+pub use diagnose::Diagnosis;
 pub use error::{Problem, Reason, VerifyError};
 pub use issue::{
     Approval, Approved, AuthorizeError, Issued, Issuer, MemoryTemporaryStore, Pending,
@@ -183,6 +185,7 @@ pub struct Verifier<C, N> {
     nonces: N,
     policy: Policy,
     macs: MacCache,
+    diagnosis: Option<diagnose::Budget>,
 }
 
 /// The protocol parameters of the transport that carries them: where their values lie in the
@@ -208,7 +211,29 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             nonces,
             policy: Policy::default(),
             macs: MacCache::new(DEFAULT_MAC_CACHE),
+            diagnosis: None,
         }
+    }
+
+    /// Diagnoses bad signatures, at most `per_second` in any second of the server's clock:
+    /// the explain search (every mistake of the shared vocabulary alone and in pairs) runs on
+    /// the received request with the server's own secrets, and the mistakes that reproduce
+    /// the client's signature go into the error ([`VerifyError::diagnosis`], and the problem
+    /// report's advice). Off by default. A diagnosis costs up to about a millisecond and a
+    /// half of CPU, so the budget bounds what a burst of bad signatures can cost; past it the
+    /// error says the diagnosis was skipped, and the answer is the same. Only requests that
+    /// carry the protocol parameters in the `Authorization` header are diagnosed, not RSA ones.
+    ///
+    /// A diagnosis names a mistake only when a signature made with the server's secrets
+    /// reproduces the client's, so it tells nothing to a client without them; unknown
+    /// credentials are answered "not found", as a wrong secret is. It does let a client tell
+    /// known consumer keys from unknown ones by the time the answer takes (consumer keys are
+    /// not secret in OAuth 1.0a, every request carries one): turn it on where that is
+    /// acceptable, such as development and staging, or for a budget's worth of requests.
+    #[must_use]
+    pub fn with_diagnosis(mut self, per_second: u32) -> Self {
+        self.diagnosis = Some(diagnose::Budget::new(per_second));
+        self
     }
 
     /// Keeps the keyed HMACs of at most `capacity` credential pairs (the consumer's and the
@@ -370,8 +395,31 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             )
             .await?;
         if !authentic {
+            let diagnosis = match &self.diagnosis {
+                Some(budget) => {
+                    let text =
+                        |name: &[u8]| params.iter().find(|p| p.name == name).map(|p| p.value);
+                    let received = diagnose::Received {
+                        request,
+                        method,
+                        consumer_key: &consumer_key,
+                        token: token.as_deref(),
+                        nonce: params.at(protocol.nonce.as_ref()),
+                        timestamp,
+                        realm: realm.as_deref(),
+                        version_sent: protocol.version.is_some(),
+                        body_hash_sent: protocol.body_hash.is_some(),
+                        callback: text(b"oauth_callback"),
+                        verifier: text(b"oauth_verifier"),
+                        signature,
+                    };
+                    Some(self.diagnose(budget, authorization, &received, now).await)
+                }
+                None => None,
+            };
             return Err(VerifyError::BadSignature {
                 base_string: base_string.into_string(),
+                diagnosis,
             });
         }
         // The token's kind, once the request is known to be signed with it.
@@ -548,6 +596,51 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             realm = header.realm().map(str::to_owned);
         }
         Ok((params, realm))
+    }
+
+    /// The diagnosis of a bad signature, within the budget.
+    async fn diagnose(
+        &self,
+        budget: &diagnose::Budget,
+        authorization: Option<&str>,
+        received: &diagnose::Received<'_>,
+        now: Timestamp,
+    ) -> Diagnosis {
+        let skipped = |why: String| Diagnosis::Skipped(why);
+        if !authorization.is_some_and(|h| h.contains("oauth_signature")) {
+            return skipped(
+                "only requests with the protocol parameters in the Authorization header are diagnosed"
+                    .to_owned(),
+            );
+        }
+        if received.method.is_rsa() {
+            return skipped(
+                "an RSA signature cannot be reproduced without the client's private key".to_owned(),
+            );
+        }
+        if !budget.take(now) {
+            return skipped(format!(
+                "the server diagnoses at most {} bad signatures a second, and this second's are spent",
+                budget.per_second()
+            ));
+        }
+        let consumer_secret = match self.credentials.consumer(received.consumer_key).await {
+            Ok(Some(consumer)) => consumer.secret().cloned(),
+            _ => None,
+        };
+        let token_secret = match received.token {
+            None => Some(Secret::default()),
+            Some(token) => match self.credentials.token(received.consumer_key, token).await {
+                Ok(Some(held)) => Some(held.secret().clone()),
+                _ => None,
+            },
+        };
+        match (consumer_secret, token_secret) {
+            (Some(consumer_secret), Some(token_secret)) => {
+                diagnose::search(received, &consumer_secret, &token_secret)
+            }
+            _ => Diagnosis::NotFound,
+        }
     }
 
     /// Compares the signature in constant time. The consumer and the token (if any) are

@@ -8,8 +8,6 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use oauth1_signer::encode::encode;
-use oauth1_signer::SignatureMethod;
 use serde_json::Value;
 
 fn fixtures() -> std::path::PathBuf {
@@ -83,56 +81,6 @@ fn ansi_c_quoted(text: &str) -> String {
     out
 }
 
-/// The Authorization header the client of an explain line sent: its protocol parameters and
-/// the signature it computed.
-fn header_of(line: &Value, signature: &str) -> String {
-    let text = |name: &str| line.get(name).and_then(Value::as_str);
-    let method = text("signature_method").unwrap_or("HMAC-SHA1");
-    let mut params: Vec<(&str, String)> = vec![
-        (
-            "oauth_consumer_key",
-            text("consumer_key").unwrap().to_owned(),
-        ),
-        ("oauth_signature_method", method.to_owned()),
-        ("oauth_timestamp", text("timestamp").unwrap().to_owned()),
-        ("oauth_nonce", text("nonce").unwrap().to_owned()),
-    ];
-    // `"version": null` leaves it out; absent, it is 1.0.
-    match line.get("version") {
-        None => params.push(("oauth_version", "1.0".to_owned())),
-        Some(Value::String(version)) => params.push(("oauth_version", version.clone())),
-        Some(_) => {}
-    }
-    for (field, name) in [
-        ("token", "oauth_token"),
-        ("callback", "oauth_callback"),
-        ("verifier", "oauth_verifier"),
-    ] {
-        if let Some(value) = text(field) {
-            params.push((name, value.to_owned()));
-        }
-    }
-    if line.get("body_hash").and_then(Value::as_bool) == Some(true) {
-        let method: SignatureMethod = method.parse().unwrap();
-        let body = text("body").unwrap_or("");
-        params.push((
-            "oauth_body_hash",
-            oauth1_signer::sign::body_hash(method, body.as_bytes()),
-        ));
-    }
-    params.push(("oauth_signature", signature.to_owned()));
-    let mut header = String::from("OAuth ");
-    if let Some(realm) = text("realm") {
-        write!(header, "realm=\"{realm}\", ").unwrap();
-    }
-    let joined: Vec<String> = params
-        .iter()
-        .map(|(n, v)| format!("{n}=\"{}\"", encode(v.as_bytes())))
-        .collect();
-    header.push_str(&joined.join(", "));
-    header
-}
-
 /// The curl command a browser would copy for an explain line's request, quoted one way or the
 /// other.
 fn curl_of(line: &Value, signature: &str, chrome: bool) -> String {
@@ -153,7 +101,10 @@ fn curl_of(line: &Value, signature: &str, chrome: bool) -> String {
     }
     words.push(format!(
         "-H {}",
-        quote(&format!("authorization: {}", header_of(line, signature)))
+        quote(&format!(
+            "authorization: {}",
+            crate::common::header_of(line, signature)
+        ))
     ));
     words.push("-H 'accept: */*'".to_owned());
     if let Some(body) = body {
@@ -530,4 +481,29 @@ fn bad_har_files_are_clear_errors() {
         assert_eq!(err.trim_end(), format!("error: {message}"), "{args:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `oauth1 verify` diagnoses a bad signature: the explain fixture `plus-for-space-2`'s
+/// request as its client sent it.
+#[test]
+fn verify_says_why_a_signature_is_bad() {
+    let lines: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("explain.json")).unwrap())
+            .unwrap();
+    let line = lines
+        .iter()
+        .find(|l| l["name"] == "plus-for-space-2")
+        .unwrap();
+    let command = curl_of(line, line["observed"]["signature"].as_str().unwrap(), false);
+    let (ok, out, _) = run(
+        &["verify", "--now", "1191242096", "--curl", &command],
+        (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00")),
+        "",
+    );
+    assert!(!ok);
+    assert!(out.starts_with("invalid: bad-signature\n"), "{out}");
+    assert!(
+        out.contains("Diagnosis: the client's signature matches this request signed with plus-for-space: it encoded a space as \"+\" instead of \"%20\""),
+        "{out}"
+    );
 }

@@ -127,3 +127,55 @@ pub fn at_once<F: std::future::Future>(future: F) -> F::Output {
         std::task::Poll::Pending => panic!("the future is pending; a memory store answers at once"),
     }
 }
+
+/// The Authorization header the client of an explain line sent: its protocol parameters and
+/// the signature it computed.
+pub fn header_of(line: &serde_json::Value, signature: &str) -> String {
+    let text = |name: &str| line.get(name).and_then(serde_json::Value::as_str);
+    let method = text("signature_method").unwrap_or("HMAC-SHA1");
+    let mut params: Vec<(&str, String)> = vec![
+        (
+            "oauth_consumer_key",
+            text("consumer_key").unwrap().to_owned(),
+        ),
+        ("oauth_signature_method", method.to_owned()),
+        ("oauth_timestamp", text("timestamp").unwrap().to_owned()),
+        ("oauth_nonce", text("nonce").unwrap().to_owned()),
+    ];
+    // `"version": null` leaves it out; absent, it is 1.0.
+    match line.get("version") {
+        None => params.push(("oauth_version", "1.0".to_owned())),
+        Some(serde_json::Value::String(version)) => params.push(("oauth_version", version.clone())),
+        Some(_) => {}
+    }
+    for (field, name) in [
+        ("token", "oauth_token"),
+        ("callback", "oauth_callback"),
+        ("verifier", "oauth_verifier"),
+    ] {
+        if let Some(value) = text(field) {
+            params.push((name, value.to_owned()));
+        }
+    }
+    if line.get("body_hash").and_then(serde_json::Value::as_bool) == Some(true) {
+        let method: oauth1_signer::SignatureMethod = method.parse().unwrap();
+        let body = text("body").unwrap_or("");
+        params.push((
+            "oauth_body_hash",
+            oauth1_signer::sign::body_hash(method, body.as_bytes()),
+        ));
+    }
+    params.push(("oauth_signature", signature.to_owned()));
+    let mut header = String::from("OAuth ");
+    if let Some(realm) = text("realm") {
+        header.push_str("realm=\"");
+        header.push_str(realm);
+        header.push_str("\", ");
+    }
+    let joined: Vec<String> = params
+        .iter()
+        .map(|(n, v)| format!("{n}=\"{}\"", oauth1_signer::encode::encode(v.as_bytes())))
+        .collect();
+    header.push_str(&joined.join(", "));
+    header
+}

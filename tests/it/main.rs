@@ -9,6 +9,7 @@ mod cli;
 mod cli_authorize;
 mod cli_capture;
 mod cli_send;
+mod diagnose;
 mod explain;
 mod fixtures;
 mod http;

@@ -464,8 +464,7 @@ async fn a_store_failure_is_answered_503_without_its_detail() {
         .header("authorization", header.as_str())
         .body(Body::default())
         .unwrap();
-    let logged = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let _log = tracing::subscriber::set_default(Capture(Arc::clone(&logged)));
+    let logged = capture_logs();
     let response = service.oneshot(request).await.unwrap();
     assert_eq!(response.status(), 503);
     let text = response.into_body().collect().await.unwrap().to_bytes();
@@ -483,8 +482,26 @@ async fn a_store_failure_is_answered_503_without_its_detail() {
     );
 }
 
-/// Collects the fields of every event logged while it is the default subscriber.
-struct Capture(Arc<std::sync::Mutex<Vec<String>>>);
+/// The events logged on this thread from now on. One subscriber for the whole test binary,
+/// set once as the global default, keeps them per thread: a subscriber set per thread races
+/// with other tests' threads over the callsites' cached interest, and may miss an event.
+fn capture_logs() -> Arc<std::sync::Mutex<Vec<String>>> {
+    static GLOBAL: std::sync::Once = std::sync::Once::new();
+    GLOBAL.call_once(|| {
+        tracing::subscriber::set_global_default(Capture).expect("no other global subscriber");
+    });
+    let logged = Arc::new(std::sync::Mutex::new(Vec::new()));
+    LOGGED.with(|slot| *slot.borrow_mut() = Some(Arc::clone(&logged)));
+    logged
+}
+
+thread_local! {
+    static LOGGED: std::cell::RefCell<Option<Arc<std::sync::Mutex<Vec<String>>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Collects the fields of every event into the calling thread's log, if it keeps one.
+struct Capture;
 
 impl tracing::Subscriber for Capture {
     fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
@@ -505,7 +522,11 @@ impl tracing::Subscriber for Capture {
         }
         let mut fields = Fields(String::new());
         event.record(&mut fields);
-        self.0.lock().unwrap().push(fields.0);
+        LOGGED.with(|slot| {
+            if let Some(logged) = slot.borrow().as_ref() {
+                logged.lock().unwrap().push(fields.0);
+            }
+        });
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
@@ -622,4 +643,59 @@ async fn a_store_that_waits_holds_no_thread() {
     assert!(!slow.is_finished());
     gate.notify_one();
     assert_eq!(slow.await.unwrap().unwrap().status(), 200);
+}
+
+/// A refused request is logged: its reason, the consumer key it names, and the diagnosis when
+/// the verifier makes one; never the signature, a secret or the header. The request is an
+/// explain fixture's (`plus-for-space-2`), signed by a client that writes spaces as `+`.
+#[tokio::test]
+async fn a_refused_request_is_logged_with_its_reason_consumer_and_diagnosis() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/explain.json");
+    let lines: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let line = lines
+        .iter()
+        .find(|l| l["name"] == "plus-for-space-2")
+        .unwrap();
+    let signature = line["observed"]["signature"].as_str().unwrap();
+    let header = crate::common::header_of(line, signature);
+    let mut credentials = MemoryCredentials::new();
+    credentials.add_consumer("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+    credentials.add_token("dpf43f3p2l4k3l03", "nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
+    // The fixture's timestamp is from 2007: a window that takes it.
+    let verifier = Verifier::new(credentials, MemoryNonceStore::new())
+        .with_policy(oauth1_signer::verify::Policy::default().with_timestamp_window(u64::MAX / 4))
+        .with_diagnosis(10);
+    let layer = VerifyLayer::new(verifier, "https://api.example.com").unwrap();
+    let service = layer.layer(service_fn(|_: http::Request<Body>| async {
+        Ok::<_, Infallible>(http::Response::new(Body::default()))
+    }));
+    let request = http::Request::post("/statuses")
+        .header("authorization", header.as_str())
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("status=a%20b%20c"))
+        .unwrap();
+    let logged = capture_logs();
+    let response = service.oneshot(request).await.unwrap();
+    assert_eq!(response.status(), 401);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let body = String::from_utf8_lossy(&body);
+    assert!(body.contains("plus-for-space"), "{body}");
+    let logged = logged.lock().unwrap();
+    assert_eq!(logged.len(), 1, "{logged:?}");
+    let event = &logged[0];
+    assert!(
+        event.contains("reason=bad-signature")
+            && event.contains("consumer_key=\"dpf43f3p2l4k3l03\"")
+            && event.contains("diagnosis=\"the client's signature matches this request signed with plus-for-space"),
+        "{event}"
+    );
+    for hidden in [
+        signature,
+        "kd94hf93k423kf44",
+        "pfkkdhi9sl3r4s00",
+        "oauth_signature",
+    ] {
+        assert!(!event.contains(hidden), "{hidden} in {event}");
+    }
 }

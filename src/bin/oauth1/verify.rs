@@ -20,7 +20,8 @@ struct VerdictLine<'a> {
     error: Option<String>,
 }
 
-/// Verifies one received request against one nonce store.
+/// Verifies one received request against one nonce store; with `diagnose`, a bad signature
+/// is diagnosed.
 fn check(
     held: Held,
     request: &Request<'_>,
@@ -28,10 +29,13 @@ fn check(
     policy: Policy,
     nonces: &MemoryNonceStore,
     now: Timestamp,
+    diagnose: bool,
 ) -> Result<Verified, VerifyError> {
-    Verifier::new(held, nonces)
-        .with_policy(policy)
-        .verify_at_blocking(request, authorization, now)
+    let mut verifier = Verifier::new(held, nonces).with_policy(policy);
+    if diagnose {
+        verifier = verifier.with_diagnosis(1);
+    }
+    verifier.verify_at_blocking(request, authorization, now)
 }
 
 fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
@@ -65,6 +69,7 @@ fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
         policy,
         nonces,
         Timestamp::new(received.now),
+        false,
     );
     let line = match verdict {
         Ok(_) => VerdictLine {
@@ -155,6 +160,7 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
         policy,
         &nonces,
         now,
+        true,
     ) {
         Ok(verified) => {
             println!("valid");
