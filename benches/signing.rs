@@ -42,6 +42,19 @@ impl Workload {
         )
     }
 
+    /// [`peer_inputs`](Self::peer_inputs) from the URL string `url` and the body, parsed and
+    /// decoded with the `url` crate.
+    fn peer_inputs_parsed(&self, url: &str) -> (String, Vec<(String, String)>) {
+        let parsed = url::Url::parse(url).unwrap();
+        let base = parsed[..url::Position::AfterPath].to_owned();
+        let params = parsed
+            .query_pairs()
+            .chain(url::form_urlencoded::parse(self.body()))
+            .map(|(n, v)| (n.into_owned(), v.into_owned()))
+            .collect();
+        (base, params)
+    }
+
     /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
     /// query and no body), and the URL without its query.
     fn peer_inputs(&self) -> (String, Vec<(String, String)>) {
@@ -170,6 +183,25 @@ fn signing(c: &mut Criterion) {
             let (uri, params) = w.peer_inputs();
             group.bench_function("oauth1-request: header", |b| {
                 b.iter(|| peer_authorization(w, black_box(&uri), black_box(&params)));
+            });
+            // Like for like with this crate's wire path: the peer given the same URL string
+            // and body, parsed and decoded with the `url` crate as its users would, then its
+            // header.
+            let (uri, params) = w.peer_inputs_parsed(&w.case.url);
+            assert_eq!(
+                peer_authorization(w, &uri, &params),
+                {
+                    let (uri, params) = w.peer_inputs();
+                    peer_authorization(w, &uri, &params)
+                },
+                "{}: the peer's parsed inputs",
+                w.name
+            );
+            group.bench_function("oauth1-request: parse URL + header", |b| {
+                b.iter(|| {
+                    let (uri, params) = w.peer_inputs_parsed(black_box(&w.case.url));
+                    peer_authorization(w, &uri, &params)
+                });
             });
         } else {
             eprintln!("{}: oauth1-request signs it wrongly; not timed", w.name);
