@@ -507,3 +507,24 @@ fn verify_says_why_a_signature_is_bad() {
         "{out}"
     );
 }
+
+/// A JSON body with non-ASCII text and an apostrophe, in `$'…'` quoting with `\u` escapes as
+/// Chrome and Firefox copy it, signed by oauthlib with its body hash
+/// (`fixtures/captures_oauthlib.py`): the body must come out byte for byte, or neither the
+/// body hash nor the signature would match.
+#[test]
+fn unicode_bodies_in_ansi_c_quotes_read_byte_for_byte() {
+    let secrets = (Some("cs-unicode"), Some("ts-unicode"));
+    for file in ["chrome-unicode.curl", "firefox-unicode.curl"] {
+        let text = std::fs::read_to_string(fixtures().join("captures").join(file)).unwrap();
+        let (ok, out, err) = run(&["explain", "--json", "--curl", "-"], secrets, &text);
+        assert!(ok, "{file}: {err}");
+        assert!(out.contains("\"verdict\":\"match\""), "{file}: {out}");
+        let (ok, out, err) = run(
+            &["verify", "--now", "1700000000", "--curl", "-"],
+            secrets,
+            &text,
+        );
+        assert!(ok && out.starts_with("valid\n"), "{file}: {out}{err}");
+    }
+}
