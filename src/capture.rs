@@ -65,6 +65,13 @@ fn error(message: impl Into<String>) -> CaptureError {
     CaptureError(message.into())
 }
 
+/// The error of a quote opened at byte `at` and never closed.
+fn unclosed(quote: char, at: usize) -> CaptureError {
+    error(format!(
+        "the {quote} quote at byte {at} is not closed: add the closing {quote}"
+    ))
+}
+
 /// Resolves each ANSI-C quoted word part (`$'…'`, which bash and zsh read, and browsers write
 /// for data with control characters or quotes) into an equivalent single-quoted one, leaving
 /// everything else as it is for the POSIX splitter, which does not know that form.
@@ -91,8 +98,7 @@ fn resolve_ansi_c(command: &str) -> Result<String, CaptureError> {
                             break;
                         }
                         Some((_, inner)) => out.push(inner),
-                        // Left for the splitter to report.
-                        None => break,
+                        None => return Err(unclosed('\'', at)),
                     }
                 }
             }
@@ -111,7 +117,7 @@ fn resolve_ansi_c(command: &str) -> Result<String, CaptureError> {
                             }
                         }
                         Some((_, inner)) => out.push(inner),
-                        None => break,
+                        None => return Err(unclosed('"', at)),
                     }
                 }
             }
@@ -350,7 +356,8 @@ impl Capture {
     ///
     /// # Errors
     ///
-    /// A [`CaptureError`] saying what is wrong: unbalanced quotes, not a curl command, no URL,
+    /// A [`CaptureError`] saying what is wrong: a quote not closed (and where it opens), not a
+    /// curl command, no URL,
     /// a flag without its value, an unknown flag, a file that cannot be read.
     pub fn from_curl(command: &str) -> Result<Capture, CaptureError> {
         // cmd.exe's form starts `curl ^"https://…^"`.
@@ -362,8 +369,9 @@ impl Capture {
         // A command copied with Windows line ends: the end loses its CR LF, and the
         // continuations their CR (as `resolve_ansi_c` reads them); quoted text keeps every byte.
         let resolved = resolve_ansi_c(command.trim_end())?;
-        let words = shell_words::split(&resolved)
-            .map_err(|_| error("the command has an unbalanced quote: a ' or \" is not closed"))?;
+        let words = shell_words::split(&resolved).map_err(|_| {
+            error("the command cannot be split into words as a POSIX shell splits it")
+        })?;
         let mut words = words.into_iter();
         match words.next() {
             Some(program)

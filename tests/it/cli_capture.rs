@@ -232,7 +232,11 @@ fn bad_captures_are_clear_errors() {
     for (command, message) in [
         (
             "curl 'https://api.example.com/x".to_owned(),
-            "--curl: the command has an unbalanced quote: a ' or \" is not closed",
+            "--curl: the ' quote at byte 5 is not closed: add the closing '",
+        ),
+        (
+            r#"curl https://api.example.com/x -H "Accept: */*"#.to_owned(),
+            "--curl: the \" quote at byte 34 is not closed: add the closing \"",
         ),
         (
             "curl $'https://api.example.com/x".to_owned(),
