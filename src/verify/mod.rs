@@ -21,8 +21,12 @@
 //!    token, or a consumer without the credential the method needs, is checked against a
 //!    dummy of the same kind, so it costs about the same time as a known pair and fails the
 //!    same way as a wrong signature. The HMACs of pairs that verified lately are kept keyed
-//!    ([`Verifier::with_mac_cache`]), which spares their next requests one keying;
-//! 6. `oauth_body_hash` against the raw body, when present (or required by the policy);
+//!    ([`Verifier::with_mac_cache`]), which spares their next requests one keying. Once the
+//!    signature matches, the token's [`TokenKind`] must fit the request: a resource request
+//!    signed with temporary credentials is refused (`token-rejected`). A bad signature is
+//!    diagnosed when the verifier is asked to ([`Verifier::with_diagnosis`]);
+//! 6. `oauth_body_hash` against the raw body, when present (or required by the policy), with
+//!    the digest the policy takes ([`BodyHashDigest`]);
 //! 7. only then, the nonce is recorded; a nonce seen before with the same consumer key, token
 //!    and timestamp is a replay. A request that fails an earlier check records nothing.
 //!
