@@ -6,7 +6,7 @@ use std::io::Read;
 use oauth1_signer::capture::Capture;
 use oauth1_signer::encode::decode_form;
 
-use super::sign::fill_protocol;
+use super::sign::{fill_from_header, fill_protocol};
 use super::SignArgs;
 
 /// The flags filled in from the capture of `--curl` or `--http`, and the `oauth_signature` it
@@ -21,16 +21,13 @@ pub(crate) fn into_flags(mut args: SignArgs) -> Result<(SignArgs, Option<String>
     if let Some(header) = capture.oauth_authorization() {
         let parsed = oauth1_signer::header::Authorization::parse(header)
             .map_err(|e| format!("{flag}: the Authorization header: {e}"))?;
-        let realm = parsed.realm().map(str::to_owned);
-        let lookup = |name: &str| parsed.get(name).map(<[u8]>::to_vec);
-        let filled = fill_protocol(args, flag, "the Authorization header", lookup, realm)?;
+        let filled = fill_from_header(args, &parsed, flag, "the Authorization header")?;
         args = filled.0;
-        set_request(
-            &mut args,
-            &capture,
+        args.request.set_captured(
+            &capture.method,
             capture.url.clone(),
-            capture.body.clone(),
             content_type,
+            capture.body.clone(),
         );
         return Ok((args, filled.1));
     }
@@ -58,7 +55,8 @@ pub(crate) fn into_flags(mut args: SignArgs) -> Result<(SignArgs, Option<String>
         None,
     )?;
     args = filled.0;
-    set_request(&mut args, &capture, url, body, content_type);
+    args.request
+        .set_captured(&capture.method, url, content_type, body);
     Ok((args, filled.1))
 }
 
@@ -93,19 +91,6 @@ pub(crate) fn read(
     };
     let capture = Capture::from_http(&raw, scheme).map_err(|e| format!("--http: {e}"))?;
     Ok(("--http", capture))
-}
-
-fn set_request(
-    args: &mut SignArgs,
-    capture: &Capture,
-    url: String,
-    body: Vec<u8>,
-    content_type: Option<String>,
-) {
-    args.request.method.clone_from(&capture.method);
-    args.request.url = Some(url);
-    args.request.content_type = content_type;
-    args.request.captured_body = Some(body);
 }
 
 /// The `oauth_*` parameters of a query (in `url`, when `in_url`) or a form body, decoded, and

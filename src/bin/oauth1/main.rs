@@ -86,6 +86,20 @@ struct RequestArgs {
 }
 
 impl RequestArgs {
+    /// The request of a capture (`--curl`, `--http`, `--har`) in place of the flags.
+    fn set_captured(
+        &mut self,
+        method: &str,
+        url: String,
+        content_type: Option<String>,
+        body: Vec<u8>,
+    ) {
+        method.clone_into(&mut self.method);
+        self.url = Some(url);
+        self.content_type = content_type;
+        self.captured_body = Some(body);
+    }
+
     /// The body from `--body` or `--body-file`, empty without either.
     fn read_body(&self) -> Result<Vec<u8>, String> {
         if let Some(body) = &self.captured_body {

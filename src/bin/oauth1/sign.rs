@@ -123,18 +123,26 @@ impl FromFlags {
 
 /// The flags with the protocol parameters of a client's Authorization header filled in, and
 /// the header's `oauth_signature`.
-pub(crate) fn from_header(
-    args: SignArgs,
-    header: &str,
-) -> Result<(SignArgs, Option<String>), String> {
+fn from_header(args: SignArgs, header: &str) -> Result<(SignArgs, Option<String>), String> {
     let parsed = oauth1_signer::header::Authorization::parse(header)
         .map_err(|e| format!("--authorization: {e}"))?;
-    let realm = parsed.realm().map(str::to_owned);
+    fill_from_header(args, &parsed, "--authorization", "the header")
+}
+
+/// The flags with the protocol parameters and realm of a parsed Authorization header, and its
+/// `oauth_signature`; `flag` and `place` name it in errors.
+pub(crate) fn fill_from_header(
+    args: SignArgs,
+    header: &oauth1_signer::header::Authorization,
+    flag: &str,
+    place: &str,
+) -> Result<(SignArgs, Option<String>), String> {
+    let realm = header.realm().map(str::to_owned);
     fill_protocol(
         args,
-        "--authorization",
-        "the header",
-        |name| parsed.get(name).map(<[u8]>::to_vec),
+        flag,
+        place,
+        |name| header.get(name).map(<[u8]>::to_vec),
         realm,
     )
 }

@@ -193,8 +193,7 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
 /// The flags of a received request taken from its capture.
 fn received(args: &mut VerifyArgs, capture: oauth1_signer::capture::Capture) {
     args.authorization = capture.header("authorization").map(str::to_owned);
-    args.request.content_type = capture.header("content-type").map(str::to_owned);
-    args.request.method = capture.method;
-    args.request.url = Some(capture.url);
-    args.request.captured_body = Some(capture.body);
+    let content_type = capture.header("content-type").map(str::to_owned);
+    args.request
+        .set_captured(&capture.method, capture.url, content_type, capture.body);
 }
