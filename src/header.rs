@@ -311,15 +311,6 @@ impl Authorization {
     ///
     /// A [`HeaderError`] saying what is wrong and where.
     pub fn parse_with(value: &str, limits: &Limits) -> Result<Self, HeaderError> {
-        if value.len() > limits.max_header_len {
-            return Err(HeaderError::TooLong {
-                len: value.len(),
-                limit: limits.max_header_len,
-            });
-        }
-        let b = value.as_bytes();
-        let mut i = after_scheme(value)?;
-
         // Decoded values are never longer than the header: `values` does not move.
         let mut header = Authorization {
             realm: None,
@@ -327,78 +318,19 @@ impl Authorization {
             values: Vec::with_capacity(value.len()),
             ends: Vec::with_capacity(8),
         };
-        // Only escaped values pass through here; one may be a PLAINTEXT signature.
-        let mut raw = zeroize::Zeroizing::new(Vec::new());
-        loop {
-            i = skip_ows(b, i);
-            if i == b.len() {
-                return Ok(header);
-            }
-            if b[i] == b',' {
-                i += 1;
-                continue;
-            }
-            let name_start = i;
-            while i < b.len() && is_tchar(b[i]) {
-                i += 1;
-            }
-            if i == name_start {
-                return Err(HeaderError::Syntax {
-                    offset: i,
-                    expected: "a parameter name",
-                });
-            }
-            let name = &value[name_start..i];
-            i = skip_ows(b, i);
-            if b.get(i) != Some(&b'=') {
-                return Err(HeaderError::Syntax {
-                    offset: i,
-                    expected: "'=' after the parameter name",
-                });
-            }
-            i = skip_ows(b, i + 1);
-            if b.get(i) != Some(&b'"') {
-                return Err(HeaderError::Unquoted {
+        // On an error, `header` is dropped with what it decoded: wiped.
+        header.realm = parse_parts(value, limits, |name, content| {
+            encode::decode_to_vec(content, false, &mut header.values).map_err(|source| {
+                HeaderError::InvalidPercentEncoding {
                     name: name.to_owned(),
-                });
-            }
-            let start = i + 1;
-            let (end, escaped) = read_quoted(b, start, name, &mut raw)?;
-            let content = if escaped { &raw[..] } else { &b[start..end] };
-            i = end;
-            i = skip_ows(b, i + 1);
-            if i < b.len() {
-                if b[i] != b',' {
-                    return Err(HeaderError::Syntax {
-                        offset: i,
-                        expected: "',' between parameters",
-                    });
+                    source,
                 }
-                i += 1;
-            }
-
-            if header.ends.len() + usize::from(header.realm.is_some()) >= limits.max_parameters {
-                return Err(HeaderError::TooManyParameters {
-                    limit: limits.max_parameters,
-                });
-            }
-            if name.eq_ignore_ascii_case("realm") {
-                if header.realm.is_some() {
-                    return Err(HeaderError::DuplicateRealm);
-                }
-                // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
-                header.realm = Some(String::from_utf8_lossy(content).into_owned());
-            } else {
-                encode::decode_to_vec(content, false, &mut header.values).map_err(|source| {
-                    HeaderError::InvalidPercentEncoding {
-                        name: name.to_owned(),
-                        source,
-                    }
-                })?;
-                header.names.push_str(name);
-                header.ends.push((header.names.len(), header.values.len()));
-            }
-        }
+            })?;
+            header.names.push_str(name);
+            header.ends.push((header.names.len(), header.values.len()));
+            Ok(())
+        })?;
+        Ok(header)
     }
 
     /// The realm, if given.
@@ -429,6 +361,94 @@ impl Authorization {
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&[u8]> {
         self.parameters().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+/// Parses a header value as [`Authorization::parse_with`] says, handing `each` the name and
+/// the quoted content (escapes resolved, not percent-decoded) of every parameter but the
+/// realm, in the order written; returns the realm. What `each` returns stops the parse if it
+/// is an error. Both the parsed header and the verifier, which decodes straight into its
+/// parameters, parse here.
+pub(crate) fn parse_parts(
+    value: &str,
+    limits: &Limits,
+    mut each: impl FnMut(&str, &[u8]) -> Result<(), HeaderError>,
+) -> Result<Option<String>, HeaderError> {
+    if value.len() > limits.max_header_len {
+        return Err(HeaderError::TooLong {
+            len: value.len(),
+            limit: limits.max_header_len,
+        });
+    }
+    let b = value.as_bytes();
+    let mut i = after_scheme(value)?;
+    let mut realm = None;
+    let mut count = 0;
+    // Only escaped values pass through here; one may be a PLAINTEXT signature.
+    let mut raw = zeroize::Zeroizing::new(Vec::new());
+    loop {
+        i = skip_ows(b, i);
+        if i == b.len() {
+            return Ok(realm);
+        }
+        if b[i] == b',' {
+            i += 1;
+            continue;
+        }
+        let name_start = i;
+        while i < b.len() && is_tchar(b[i]) {
+            i += 1;
+        }
+        if i == name_start {
+            return Err(HeaderError::Syntax {
+                offset: i,
+                expected: "a parameter name",
+            });
+        }
+        let name = &value[name_start..i];
+        i = skip_ows(b, i);
+        if b.get(i) != Some(&b'=') {
+            return Err(HeaderError::Syntax {
+                offset: i,
+                expected: "'=' after the parameter name",
+            });
+        }
+        i = skip_ows(b, i + 1);
+        if b.get(i) != Some(&b'"') {
+            return Err(HeaderError::Unquoted {
+                name: name.to_owned(),
+            });
+        }
+        let start = i + 1;
+        let (end, escaped) = read_quoted(b, start, name, &mut raw)?;
+        let content = if escaped { &raw[..] } else { &b[start..end] };
+        i = end;
+        i = skip_ows(b, i + 1);
+        if i < b.len() {
+            if b[i] != b',' {
+                return Err(HeaderError::Syntax {
+                    offset: i,
+                    expected: "',' between parameters",
+                });
+            }
+            i += 1;
+        }
+
+        if count >= limits.max_parameters {
+            return Err(HeaderError::TooManyParameters {
+                limit: limits.max_parameters,
+            });
+        }
+        count += 1;
+        if name.eq_ignore_ascii_case("realm") {
+            if realm.is_some() {
+                return Err(HeaderError::DuplicateRealm);
+            }
+            // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
+            realm = Some(String::from_utf8_lossy(content).into_owned());
+        } else {
+            each(name, content)?;
+        }
     }
 }
 

@@ -1,11 +1,13 @@
 //! Secrets: the consumer secret and the token secret (RFC 5849 §3.4.2 keys).
 
 use std::fmt;
+use std::sync::Arc;
 
 use zeroize::Zeroizing;
 
 /// A secret byte string: its `Debug` is redacted, it has no `Display`, and its memory is
-/// overwritten with zeros when it is dropped.
+/// overwritten with zeros when its last clone is dropped. Clones share the bytes: a store
+/// hands out a secret per request without copying it.
 ///
 /// ```
 /// use oauth1_signer::Secret;
@@ -15,31 +17,31 @@ use zeroize::Zeroizing;
 /// assert_eq!(secret.expose(), b"kd94hf93k423kf44");
 /// ```
 #[derive(Clone, Default)]
-pub struct Secret(Zeroizing<Vec<u8>>);
+pub struct Secret(Option<Arc<Zeroizing<Vec<u8>>>>);
 
 impl Secret {
     /// The secret's bytes. Handle them with the same care as the secret.
     #[must_use]
     pub fn expose(&self) -> &[u8] {
-        &self.0
+        self.0.as_deref().map_or(&[], |bytes| bytes.as_slice())
     }
 
     /// Whether the secret is empty (an absent token secret is an empty one).
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.expose().is_empty()
     }
 
     /// The capacity of the buffer holding it, for tests that check it never grew.
     #[cfg(test)]
     pub(crate) fn capacity(&self) -> usize {
-        self.0.capacity()
+        self.0.as_deref().map_or(0, |bytes| bytes.capacity())
     }
 
     /// The number of bytes in the secret; its length is not secret in OAuth, its bytes are.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.expose().len()
     }
 }
 
@@ -52,7 +54,7 @@ impl fmt::Debug for Secret {
 impl From<Vec<u8>> for Secret {
     /// Takes the vector's buffer, which is zeroized when the secret is dropped.
     fn from(bytes: Vec<u8>) -> Self {
-        Secret(Zeroizing::new(bytes))
+        Secret(Some(Arc::new(Zeroizing::new(bytes))))
     }
 }
 

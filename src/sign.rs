@@ -222,7 +222,8 @@ impl PrivateKey {
 #[cfg(feature = "rsa")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PublicKey {
-    inner: rsa::PublicKey,
+    /// Shared by clones: a credential store hands out a consumer's key per request.
+    inner: std::sync::Arc<rsa::PublicKey>,
 }
 
 #[cfg(feature = "rsa")]
@@ -264,7 +265,9 @@ impl PublicKey {
                     .to_owned(),
             ));
         };
-        Ok(PublicKey { inner })
+        Ok(PublicKey {
+            inner: std::sync::Arc::new(inner),
+        })
     }
 
     /// The size of the modulus in bits (2048 for a 2048-bit key).
@@ -299,7 +302,7 @@ fn modulus_bits(pem: &str) -> Option<usize> {
 impl From<&PrivateKey> for PublicKey {
     fn from(key: &PrivateKey) -> Self {
         PublicKey {
-            inner: key.inner.to_public_key(),
+            inner: std::sync::Arc::new(key.inner.to_public_key()),
         }
     }
 }

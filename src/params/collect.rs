@@ -142,21 +142,43 @@ pub(crate) fn collect_parameters(
 ) -> Result<Parameters, Error> {
     let (query, form) = parameter_texts(sources, collect);
     let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
-    params
+    collect_into(&mut params, sources, collect)?;
+    Ok(params)
+}
+
+/// The bytes [`collect_parameters`] would decode: the most they decode to.
+pub(crate) fn text_len(sources: Sources<'_>, collect: Collect) -> usize {
+    let (query, form) = parameter_texts(sources, collect);
+    query.len() + form.len()
+}
+
+/// [`collect_parameters`], added to `params`; on an error, everything `params` holds is
+/// wiped.
+pub(crate) fn collect_into(
+    params: &mut Parameters,
+    sources: Sources<'_>,
+    collect: Collect,
+) -> Result<(), Error> {
+    let (query, form) = parameter_texts(sources, collect);
+    let result = params
         .extend_decoded(Source::Query, query, collect.decoding)
         .map_err(|source| Error::InvalidPercentEncoding {
             location: Source::Query,
             source,
-        })?;
-    if let Err(source) = params.extend_decoded(Source::Body, form, collect.decoding) {
-        // The query's parameters may hold a PLAINTEXT signature.
-        params.wipe();
-        return Err(Error::InvalidPercentEncoding {
-            location: Source::Body,
-            source,
+        })
+        .and_then(|()| {
+            params
+                .extend_decoded(Source::Body, form, collect.decoding)
+                .map_err(|source| Error::InvalidPercentEncoding {
+                    location: Source::Body,
+                    source,
+                })
         });
+    if result.is_err() {
+        // What was collected before may hold a PLAINTEXT signature.
+        params.wipe();
     }
-    Ok(params)
+    result
 }
 
 /// An upper bound of the number of `&`-separated pairs in a query or form body.

@@ -28,8 +28,8 @@ use crate::encode::{self, is_unreserved, Counted, DecodeError, Unreserved, Value
 
 mod collect;
 pub(crate) use collect::{
-    collect_all, collect_from, collect_parameters, count_parameters, name, BodyParameters, Collect,
-    Protocol, Sources,
+    collect_all, collect_from, collect_into, count_parameters, name, text_len, BodyParameters,
+    Collect, Protocol, Sources,
 };
 
 /// Where a parameter came from.
@@ -187,6 +187,42 @@ impl Parameters {
             name_end,
             value_end: self.bytes.len(),
         });
+    }
+
+    /// Adds a parameter of the Authorization header: `name`, and `value` strictly
+    /// percent-decoded (`+` stays `+`), straight into the buffer.
+    ///
+    /// # Errors
+    ///
+    /// A malformed percent-escape, with its offset in `value`. Nothing is added then, and the
+    /// bytes decoded before it are wiped.
+    pub(crate) fn push_header(&mut self, name: &str, value: &[u8]) -> Result<(), DecodeError> {
+        let name_start = self.bytes.len();
+        self.bytes.extend_from_slice(name.as_bytes());
+        let name_end = self.bytes.len();
+        if let Err(e) = encode::decode_to_vec(value, false, &mut self.bytes) {
+            // What was decoded may be part of a PLAINTEXT signature, which is a key.
+            zeroize::Zeroize::zeroize(&mut self.bytes[name_start..]);
+            self.bytes.truncate(name_start);
+            return Err(e);
+        }
+        let name = &self.bytes[name_start..name_end];
+        self.entries.push(Entry {
+            source: Source::Header,
+            clean: encode::is_clean(&self.bytes[name_start..]),
+            key: encode::sort_key(name),
+            name_start,
+            name_end,
+            value_end: self.bytes.len(),
+        });
+        Ok(())
+    }
+
+    /// Moves the first `count` parameters after the others, keeping the order within each
+    /// part: the verifier decodes the header first and lists its parameters last.
+    pub(crate) fn move_first_to_end(&mut self, count: usize) {
+        let count = count.min(self.entries.len());
+        self.entries.rotate_left(count);
     }
 
     /// Adds the parameters of a query string or form body (`name=value` pairs joined by `&`),

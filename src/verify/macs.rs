@@ -1,41 +1,31 @@
 //! HMACs keyed with a credential pair, kept between requests: the verifier keys its HMAC once
 //! per pair of secrets instead of once per request.
 //!
-//! An entry is found by a keyed hash of the method and the two secrets, and used only if its
-//! secrets are the ones the credential store handed out for this request (compared in constant
-//! time): a secret changed in the store is a different entry, so it takes effect at once, and
-//! two pairs whose hashes collide only cost a keying. Entries are added only for a pair whose
-//! signature matched, so a client cannot fill the cache with pairs of its choosing nor evict
-//! the entries of real clients; the dummy secret of unknown credentials is never added. At
-//! most `capacity` entries are kept; a new one past it replaces an arbitrary old one.
+//! An entry is found by a keyed 128-bit fingerprint (SipHash-2-4) of the method and the two
+//! secrets the credential store handed out for this request: a secret changed in the store
+//! has another fingerprint, so it takes effect at once. Without the key, nobody can compute a
+//! fingerprint, and two pairs share one with a chance of about 2⁻¹²⁸; the secrets themselves
+//! are not kept. Entries are added only for a pair whose signature matched, so a client
+//! cannot fill the cache with pairs of its choosing nor evict the entries of real clients;
+//! the dummy secret of unknown credentials is never added. At most `capacity` entries are
+//! kept; a new one past it replaces an arbitrary old one.
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
-use subtle::ConstantTimeEq;
-
-use super::store::Fingerprinted;
+use super::fingerprint::{FingerprintKey, Fingerprinted};
 use crate::sign::{KeyedMac, SignatureMethod, SigningKey};
 use crate::Secret;
 
 /// How many keyed HMACs a verifier keeps unless told otherwise.
 pub const DEFAULT_MAC_CACHE: usize = 4096;
 
-/// A keyed HMAC and the secrets it was keyed with.
-struct Entry {
-    method: SignatureMethod,
-    consumer_secret: Secret,
-    token_secret: Secret,
-    mac: KeyedMac,
-}
-
-/// The keyed HMACs of the credential pairs that verified lately.
+/// The keyed HMACs of the credential pairs that verified lately, by the fingerprint of their
+/// method and secrets.
 pub(crate) struct MacCache {
-    keys: RandomState,
+    key: FingerprintKey,
     capacity: usize,
-    entries: Mutex<HashMap<u64, Entry, BuildHasherDefault<Fingerprinted>>>,
+    entries: Mutex<HashMap<u128, KeyedMac, Fingerprinted>>,
 }
 
 impl std::fmt::Debug for MacCache {
@@ -46,17 +36,19 @@ impl std::fmt::Debug for MacCache {
     }
 }
 
-/// An HMAC keyed for a request, and whether it came from the cache.
+/// An HMAC keyed for a request, whether it came from the cache, and the fingerprint that
+/// finds it there.
 pub(crate) struct Keyed {
     pub(crate) mac: KeyedMac,
     pub(crate) cached: bool,
+    slot: u128,
 }
 
 impl MacCache {
     /// A cache of at most `capacity` entries; 0 keeps none.
     pub(crate) fn new(capacity: usize) -> Self {
         MacCache {
-            keys: RandomState::new(),
+            key: FingerprintKey::new(),
             capacity,
             entries: Mutex::default(),
         }
@@ -66,13 +58,15 @@ impl MacCache {
         self.capacity
     }
 
+    /// The fingerprint of the method and the secrets; each secret comes with its length, so
+    /// that no two pairs write the same bytes.
     fn slot(
         &self,
         method: SignatureMethod,
         consumer_secret: &Secret,
         token_secret: &Secret,
-    ) -> u64 {
-        let mut hasher = self.keys.build_hasher();
+    ) -> u128 {
+        let mut hasher = self.key.strong();
         hasher.write(method.as_str().as_bytes());
         for secret in [consumer_secret, token_secret] {
             hasher.write_usize(secret.len());
@@ -89,59 +83,47 @@ impl MacCache {
         consumer_secret: &Secret,
         token_secret: &Secret,
     ) -> Option<Keyed> {
-        if self.capacity > 0 {
+        let slot = if self.capacity > 0 {
             let slot = self.slot(method, consumer_secret, token_secret);
             let entries = self
                 .entries
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if let Some(entry) = entries.get(&slot).filter(|e| {
-                e.method == method
-                    && bool::from(
-                        e.consumer_secret.expose().ct_eq(consumer_secret.expose())
-                            & e.token_secret.expose().ct_eq(token_secret.expose()),
-                    )
-            }) {
+            if let Some(mac) = entries.get(&slot) {
                 return Some(Keyed {
-                    mac: entry.mac.clone(),
+                    mac: mac.clone(),
                     cached: true,
+                    slot,
                 });
             }
-        }
+            slot
+        } else {
+            0
+        };
         let key = SigningKey::new(consumer_secret, token_secret);
-        KeyedMac::new(method, key.expose()).map(|mac| Keyed { mac, cached: false })
+        KeyedMac::new(method, key.expose()).map(|mac| Keyed {
+            mac,
+            cached: false,
+            slot,
+        })
     }
 
-    /// Keeps `mac`, keyed with the two secrets, for the next requests of the pair.
-    pub(crate) fn keep(
-        &self,
-        method: SignatureMethod,
-        consumer_secret: &Secret,
-        token_secret: &Secret,
-        mac: KeyedMac,
-    ) {
-        if self.capacity == 0 {
+    /// Keeps `keyed`, made by [`MacCache::keyed`] and not found there, for the next requests
+    /// of its pair.
+    pub(crate) fn keep(&self, keyed: Keyed) {
+        if self.capacity == 0 || keyed.cached {
             return;
         }
-        let slot = self.slot(method, consumer_secret, token_secret);
         let mut entries = self
             .entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if entries.len() >= self.capacity && !entries.contains_key(&slot) {
+        if entries.len() >= self.capacity && !entries.contains_key(&keyed.slot) {
             if let Some(&old) = entries.keys().next() {
                 entries.remove(&old);
             }
         }
-        entries.insert(
-            slot,
-            Entry {
-                method,
-                consumer_secret: consumer_secret.clone(),
-                token_secret: token_secret.clone(),
-                mac,
-            },
-        );
+        entries.insert(keyed.slot, keyed.mac);
     }
 
     #[cfg(test)]
@@ -165,10 +147,11 @@ mod tests {
         let method = SignatureMethod::HmacSha1;
         let fresh = cache.keyed(method, &cs, &ts).unwrap();
         assert!(!fresh.cached);
-        cache.keep(method, &cs, &ts, fresh.mac.clone());
+        let fresh_digest = digest(&fresh);
+        cache.keep(fresh);
         let again = cache.keyed(method, &cs, &ts).unwrap();
         assert!(again.cached);
-        assert_eq!(digest(&again), digest(&fresh));
+        assert_eq!(digest(&again), fresh_digest);
         // Another secret, or another method: keyed anew, never the kept one.
         for (m, c, t) in [
             (method, Secret::from("cs2"), ts.clone()),
@@ -178,7 +161,7 @@ mod tests {
         ] {
             let other = cache.keyed(m, &c, &t).unwrap();
             assert!(!other.cached);
-            assert_ne!(digest(&other), digest(&fresh));
+            assert_ne!(digest(&other), fresh_digest);
         }
         assert!(cache.keyed(SignatureMethod::Plaintext, &cs, &ts).is_none());
     }
@@ -190,7 +173,7 @@ mod tests {
         for i in 0..10 {
             let cs = Secret::from(format!("secret {i}"));
             let keyed = cache.keyed(SignatureMethod::HmacSha1, &cs, &ts).unwrap();
-            cache.keep(SignatureMethod::HmacSha1, &cs, &ts, keyed.mac);
+            cache.keep(keyed);
             assert!(cache.len() <= 3);
         }
         assert_eq!(cache.len(), 3);
@@ -205,7 +188,7 @@ mod tests {
         // Capacity 0 keeps nothing.
         let none = MacCache::new(0);
         let keyed = none.keyed(SignatureMethod::HmacSha1, &newest, &ts).unwrap();
-        none.keep(SignatureMethod::HmacSha1, &newest, &ts, keyed.mac);
+        none.keep(keyed);
         assert!(
             !none
                 .keyed(SignatureMethod::HmacSha1, &newest, &ts)

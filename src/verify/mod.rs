@@ -66,7 +66,6 @@ use base64::Engine;
 use subtle::ConstantTimeEq;
 
 use crate::base_string::{BaseString, BaseUri};
-use crate::header::Authorization;
 use crate::params::{self as collection, Collect, Normalized, Parameters, Source, Span};
 use crate::request::Request;
 use crate::sign::{self, SignatureMethod, SigningKey};
@@ -76,6 +75,7 @@ use macs::MacCache;
 mod block;
 mod diagnose;
 mod error;
+mod fingerprint;
 mod issue;
 mod macs;
 mod origin;
@@ -567,19 +567,33 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         authorization: Option<&str>,
     ) -> Result<(Parameters, Option<String>), VerifyError> {
         let limits = &self.policy.limits;
-        let header = authorization
-            .map(|h| Authorization::parse_with(h, limits))
-            .transpose()
-            .map_err(malformed)?;
-        let (header_count, header_bytes) = header.as_ref().map_or((0, 0), |h| {
-            (
-                h.parameters().len(),
-                h.parameters().map(|(n, v)| n.len() + v.len()).sum(),
-            )
-        });
-        // Counted before anything is decoded or allocated.
-        let count = collection::count_parameters(request.sources(), Collect::RFC) + header_count;
-        if count > limits.max_parameters {
+        let sources = request.sources();
+        // Counted before anything is decoded.
+        let count = collection::count_parameters(sources, Collect::RFC);
+        let mut params = Parameters::with_capacity(
+            count + 8,
+            collection::text_len(sources, Collect::RFC) + authorization.map_or(0, str::len),
+        );
+        // The header's parameters are decoded straight into `params` first, then listed after
+        // the query's and the body's, where they are collected.
+        let mut realm = None;
+        if let Some(header) = authorization {
+            realm = crate::header::parse_parts(header, limits, |name, value| {
+                params.push_header(name, value).map_err(|source| {
+                    crate::header::HeaderError::InvalidPercentEncoding {
+                        name: name.to_owned(),
+                        source,
+                    }
+                })
+            })
+            .map_err(|e| {
+                params.wipe();
+                malformed(e)
+            })?;
+        }
+        let header_count = params.len();
+        if count + header_count > limits.max_parameters {
+            params.wipe();
             return Err(VerifyError::Malformed {
                 detail: format!(
                     "the request has more than {} parameters",
@@ -587,18 +601,12 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 ),
             });
         }
-        let mut params =
-            collection::collect_parameters(request.sources(), count, header_bytes, Collect::RFC)
-                .map_err(|e| VerifyError::Malformed {
-                    detail: e.to_string(),
-                })?;
-        let mut realm = None;
-        if let Some(header) = header {
-            for (name, value) in header.parameters() {
-                params.push(Source::Header, name.as_bytes(), value);
+        collection::collect_into(&mut params, sources, Collect::RFC).map_err(|e| {
+            VerifyError::Malformed {
+                detail: e.to_string(),
             }
-            realm = header.realm().map(str::to_owned);
-        }
+        })?;
+        params.move_first_to_end(header_count);
         Ok((params, realm))
     }
 
@@ -700,9 +708,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             .decode_slice(signature, &mut sent)
             .map_or(&[][..], |len| &sent[..len]);
         let authentic = known && bool::from(expected.ct_eq(sent));
-        if authentic && !keyed.cached {
-            self.macs
-                .keep(method, consumer_secret, token_secret, keyed.mac);
+        if authentic {
+            self.macs.keep(keyed);
         }
         Ok((authentic, held))
     }

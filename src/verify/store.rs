@@ -1,13 +1,13 @@
 //! The application's stores: the credentials it holds for its clients, and the nonces it has
 //! seen (RFC 5849 §3.3), with the in-memory ones.
 
-use std::collections::hash_map::{Entry, RandomState};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::future::{ready, Future};
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, RwLock};
 
+use super::fingerprint::{FingerprintKey, Fingerprinted};
 use crate::encode;
 use crate::{Secret, Timestamp};
 
@@ -579,16 +579,16 @@ impl<T: NonceStore + ?Sized> NonceStore for Arc<T> {
 /// would reopen its replay.
 ///
 /// Each nonce is held as a 128-bit fingerprint of its scope (consumer key, token, timestamp
-/// and nonce) with its expiry, 32 bytes in all, rather than as a string: the standard
-/// library's keyed hash (`RandomState`, SipHash-1-3 today) with a random key drawn for the
-/// store, twice with a different first byte, computed before the store is locked. Two scopes
+/// and nonce) with its expiry, 32 bytes in all, rather than as a string: SipHash-1-3 with
+/// 128 bits of output and a random key drawn for the store, computed before the store is
+/// locked. Two scopes
 /// share a fingerprint (and the second is refused as a replay) with a chance of about
 /// n² / 2¹²⁹ for n nonces held, about 10⁻²¹ for a billion; one who does not know the key
 /// cannot do better, nor choose nonces that crowd the table.
 #[derive(Debug)]
 pub struct MemoryNonceStore {
     /// The key of the fingerprints.
-    keys: RandomState,
+    key: FingerprintKey,
     capacity: usize,
     state: Mutex<MemoryState>,
 }
@@ -601,7 +601,7 @@ pub const DEFAULT_NONCE_CAPACITY: usize = 1 << 24;
 impl Default for MemoryNonceStore {
     fn default() -> Self {
         MemoryNonceStore {
-            keys: RandomState::default(),
+            key: FingerprintKey::new(),
             capacity: DEFAULT_NONCE_CAPACITY,
             state: Mutex::default(),
         }
@@ -612,7 +612,7 @@ impl Default for MemoryNonceStore {
 struct MemoryState {
     /// Expiry by fingerprint; the fingerprint is already a keyed hash, so the table uses it as
     /// it is.
-    expires: HashMap<u128, u64, BuildHasherDefault<Fingerprinted>>,
+    expires: HashMap<u128, u64, Fingerprinted>,
     /// The fingerprints by the second they expire, earliest first: what a purge visits.
     by_expiry: BTreeMap<u64, Vec<u128>>,
     /// Index entries a purge has visited, for the tests that hold it to the expired ones.
@@ -639,33 +639,6 @@ impl MemoryState {
                 }
             }
         }
-    }
-}
-
-/// The hasher of tables whose keys are already keyed hashes (the nonce store's fingerprints,
-/// the verifier's keyed HMACs): the key itself, or its low 64 bits.
-#[derive(Debug, Default)]
-pub(crate) struct Fingerprinted(u64);
-
-impl Hasher for Fingerprinted {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64`s and `u128`s are hashed; any other bytes are folded in all the same.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, hash: u64) {
-        self.0 = hash;
-    }
-
-    #[allow(clippy::cast_possible_truncation)] // the low 64 bits, on purpose
-    fn write_u128(&mut self, fingerprint: u128) {
-        self.0 = fingerprint as u64;
     }
 }
 
@@ -717,19 +690,15 @@ impl MemoryNonceStore {
     /// never hash the same bytes. No token and an empty one are the same scope, as in
     /// [`NonceKey::to_key_string`].
     fn fingerprint(&self, key: &NonceKey<'_>) -> u128 {
-        let half = |domain: u8| {
-            let mut hasher = self.keys.build_hasher();
-            hasher.write_u8(domain);
-            for text in [key.consumer_key, key.token.unwrap_or("")] {
-                hasher.write(text.as_bytes());
-                hasher.write_u8(0xFF);
-            }
-            hasher.write_u64(key.timestamp.as_secs());
-            hasher.write_usize(key.nonce.len());
-            hasher.write(key.nonce);
-            hasher.finish()
-        };
-        u128::from(half(0)) << 64 | u128::from(half(1))
+        let mut hasher = self.key.fast();
+        for text in [key.consumer_key, key.token.unwrap_or("")] {
+            hasher.write(text.as_bytes());
+            hasher.write_u8(0xFF);
+        }
+        hasher.write_u64(key.timestamp.as_secs());
+        hasher.write_usize(key.nonce.len());
+        hasher.write(key.nonce);
+        hasher.finish()
     }
 }
 
