@@ -1,6 +1,7 @@
-//! A load test of the tower layer on loopback: axum servers in this process, a Redis started
-//! here, and clients that sign every request fresh (a replayed request is not load, it is a
-//! replay). `scripts/load` runs it; it stops what it started on exit.
+//! A load test of the tower layer on loopback: axum servers in this process, on a Tokio runtime
+//! of their own, a Redis started here, and clients on another runtime that sign every request
+//! fresh (a replayed request is not load, it is a replay). `scripts/load` runs it; it stops what
+//! it started on exit.
 //!
 //! `cargo bench --bench load --features tower,redis -- [SECONDS] [CONNECTIONS]` (defaults: 5
 //! seconds a scenario, 32 connections; `cargo bench` alone runs each for 1 second). Scenarios:
@@ -14,8 +15,11 @@
 //!   again: nothing may be accepted while it is down, and requests must be accepted again
 //!   soon after it is back.
 //!
-//! For each: throughput, p50 and p99 latency, and per second the accepted, 503 and other
-//! answers. It exits non-zero if a request was accepted twice, or accepted while Redis was
+//! For each: throughput, p50 and p99 latency, the CPU time the server's threads (and
+//! `redis-server`) spent per request, read from `/proc`, and per second the accepted, 503 and
+//! other answers. The server's CPU per request against plain's is the share of plain's rate
+//! that a server with its CPU to itself would serve at: on this machine the clients take CPU
+//! from the same cores. It exits non-zero if a request was accepted twice, or accepted while Redis was
 //! down, or if acceptance did not resume within 1 second of Redis's return.
 
 use std::net::TcpListener as StdListener;
@@ -28,6 +32,7 @@ use axum::Router;
 use oauth1_signer::tower::VerifyLayer;
 use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, RedisNonceStore, Verifier};
 use oauth1_signer::{Consumer, Request, Signer, Token};
+use tokio::runtime::Handle;
 
 const CK: &str = "load-consumer";
 const CS: &str = "load consumer secret";
@@ -91,6 +96,65 @@ impl Drop for Redis {
     }
 }
 
+/// CPU time, in clock ticks of 1/100 s (Linux's `USER_HZ`): of this process's threads whose
+/// name starts with `name`, read from `/proc`.
+fn thread_ticks(name: &str) -> u64 {
+    let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
+    tasks
+        .flatten()
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm")).is_ok_and(|c| c.starts_with(name))
+        })
+        .map(|task| ticks(&std::fs::read_to_string(task.path().join("stat")).unwrap_or_default()))
+        .sum()
+}
+
+/// [`thread_ticks`] of a whole process.
+fn process_ticks(pid: u32) -> u64 {
+    ticks(&std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default())
+}
+
+/// User and system time from a `stat` line of `/proc` (its 14th and 15th fields; the 2nd, the
+/// command's name in parentheses, may hold spaces).
+fn ticks(stat: &str) -> u64 {
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok());
+    field(14).unwrap_or(0) + field(15).unwrap_or(0)
+}
+
+/// The CPU time spent by the server's runtime, and by Redis when it runs, from when it was
+/// made.
+struct Cpu {
+    server: u64,
+    redis: Option<(u32, u64)>,
+}
+
+impl Cpu {
+    fn start(redis: Option<&Redis>) -> Cpu {
+        Cpu {
+            server: thread_ticks(SERVER_THREADS),
+            redis: redis
+                .and_then(|r| r.child.as_ref())
+                .map(|c| (c.id(), process_ticks(c.id()))),
+        }
+    }
+
+    /// Microseconds of server CPU, and of Redis CPU, per request since [`Cpu::start`].
+    fn per_request(&self, requests: usize) -> (f64, Option<f64>) {
+        #[allow(clippy::cast_precision_loss)] // counts far below 2^52
+        let per = |ticks: u64| ticks as f64 * 1e4 / requests.max(1) as f64;
+        (
+            per(thread_ticks(SERVER_THREADS) - self.server),
+            self.redis
+                .map(|(pid, before)| per(process_ticks(pid).saturating_sub(before))),
+        )
+    }
+}
+
+/// The name of the server runtime's threads.
+const SERVER_THREADS: &str = "load-server";
+
 /// What a server verifies with.
 enum Nonces {
     None,
@@ -98,16 +162,17 @@ enum Nonces {
     Redis(String),
 }
 
-/// Serves `/photos` on a free loopback port: behind the layer unless `nonces` is `None`,
-/// for clients that sign its own origin. Returns the origin.
-async fn serve(nonces: Nonces) -> String {
-    serve_as(nonces, None).await
+/// Serves `/photos` on a free loopback port, on the server's runtime: behind the layer unless
+/// `nonces` is `None`, for clients that sign its own origin. Returns the origin.
+fn serve(server: &Handle, nonces: Nonces) -> String {
+    serve_as(server, nonces, None)
 }
 
 /// [`serve`], for clients that sign `public` (another instance's origin, as behind a load
 /// balancer) when given.
-async fn serve_as(nonces: Nonces, public: Option<&str>) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+fn serve_as(server: &Handle, nonces: Nonces, public: Option<&str>) -> String {
+    let listener = StdListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let own = format!("http://{}", listener.local_addr().unwrap());
     let origin = public.map_or_else(|| own.clone(), str::to_owned);
     let app = Router::new().route("/photos", get(|| async { "ok" }));
@@ -127,7 +192,10 @@ async fn serve_as(nonces: Nonces, public: Option<&str>) -> String {
             app.layer(VerifyLayer::new(Verifier::new(credentials(), store), &origin).unwrap())
         }
     };
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    server.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        axum::serve(listener, app).await
+    });
     own
 }
 
@@ -208,8 +276,16 @@ async fn send_to_all(client: &reqwest::Client, origins: &[String], header: &str)
     }
 }
 
-/// Prints the scenario's line and its seconds; returns the answers of the first origin.
-fn report(name: &str, requests: &[Vec<Answer>], seconds: u64) -> Vec<Answer> {
+/// Prints the scenario's line, the CPU the server (and Redis) spent per request with the
+/// share of the plain server's rate a server with the CPU to itself would serve at, and the
+/// scenario's seconds; returns the answers of the first origin.
+fn report(
+    name: &str,
+    requests: &[Vec<Answer>],
+    seconds: u64,
+    cpu: &Cpu,
+    plain: &mut Option<f64>,
+) -> Vec<Answer> {
     let first: Vec<Answer> = requests.iter().map(|r| r[0]).collect();
     let mut latencies: Vec<Duration> = first.iter().map(|a| a.latency).collect();
     latencies.sort_unstable();
@@ -225,6 +301,19 @@ fn report(name: &str, requests: &[Vec<Answer>], seconds: u64) -> Vec<Answer> {
         quantile(500).as_secs_f64() * 1e3,
         quantile(990).as_secs_f64() * 1e3,
     );
+    let (server, redis) = cpu.per_request(requests.len());
+    let share = match plain {
+        None => {
+            *plain = Some(server);
+            String::new()
+        }
+        Some(floor) => format!(
+            ", served alone at {:.0}% of plain's rate",
+            100.0 * *floor / server
+        ),
+    };
+    let redis = redis.map_or(String::new(), |r| format!("   redis-server {r:.1} µs/req"));
+    println!("    server CPU {server:.1} µs/req{share}{redis}");
     let last = usize::try_from(seconds).unwrap_or(usize::MAX);
     let mut per_second = vec![[0usize; 3]; last.saturating_add(1)];
     for answer in &first {
@@ -251,10 +340,12 @@ async fn two_instances(
     origins: &[String],
     connections: usize,
     seconds: u64,
+    redis: &Redis,
     failures: &mut Vec<String>,
 ) {
+    let cpu = Cpu::start(Some(redis));
     let answers = load(origins, connections, seconds).await;
-    report("two-instances", &answers, seconds);
+    report("two-instances", &answers, seconds, &cpu, &mut None);
     let accepted = |pair: &Vec<Answer>| pair.iter().filter(|a| a.status == 200).count();
     let twice = answers.iter().filter(|pair| accepted(pair) == 2).count();
     let once = answers.iter().filter(|pair| accepted(pair) == 1).count();
@@ -289,9 +380,10 @@ async fn outage(
         (stopped - run_start, restarting - run_start)
     };
     let origins = [origin];
+    let cpu = Cpu::start(None);
     let (answers, (stopped, restarting)) =
         tokio::join!(load(&origins, connections, seconds), control);
-    let first = report("redis-outage", &answers, seconds);
+    let first = report("redis-outage", &answers, seconds, &cpu, &mut None);
     let accepted_while_down = first
         .iter()
         .filter(|a| a.status == 200 && a.at > stopped && a.at + a.latency < restarting)
@@ -324,24 +416,38 @@ fn main() {
     // Only the scenarios whose name contains this, if given.
     let only = args.next().unwrap_or_default();
     let run = |name: &str| name.contains(only.as_str());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // The server and the clients run on runtimes of their own, so that the server's CPU time
+    // can be told apart; both share the machine's cores.
+    let server_runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name(SERVER_THREADS)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = server_runtime.handle().clone();
+    let clients = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("load-client")
         .enable_all()
         .build()
         .unwrap();
     let mut failures = Vec::new();
     println!("{connections} connections, {seconds} s a scenario, every request signed fresh");
 
-    runtime.block_on(async {
+    clients.block_on(async {
+        let mut plain = None;
         if run("plain") {
-            let origin = serve(Nonces::None).await;
+            let origin = serve(&server, Nonces::None);
+            let cpu = Cpu::start(None);
             let answers = load(&[origin], connections, seconds).await;
-            report("plain", &answers, seconds);
+            report("plain", &answers, seconds, &cpu, &mut plain);
         }
 
         if run("memory") {
-            let origin = serve(Nonces::Memory).await;
+            let origin = serve(&server, Nonces::Memory);
+            let cpu = Cpu::start(None);
             let answers = load(&[origin], connections, seconds).await;
-            let first = report("memory", &answers, seconds);
+            let first = report("memory", &answers, seconds, &cpu, &mut plain);
             if first.iter().any(|a| a.status != 200) {
                 failures.push("memory: a fresh request was refused".to_owned());
             }
@@ -354,10 +460,11 @@ fn main() {
             return;
         }
         let mut redis = Redis::start();
-        let origin = serve(Nonces::Redis(redis.url())).await;
+        let origin = serve(&server, Nonces::Redis(redis.url()));
         if run("redis") {
+            let cpu = Cpu::start(Some(&redis));
             let answers = load(std::slice::from_ref(&origin), connections, seconds).await;
-            let first = report("redis", &answers, seconds);
+            let first = report("redis", &answers, seconds, &cpu, &mut plain);
             if first.iter().any(|a| a.status != 200) {
                 failures.push("redis: a fresh request was refused".to_owned());
             }
@@ -365,11 +472,12 @@ fn main() {
 
         if run("two-instances") {
             // Signed for the first instance's origin, which both serve.
-            let other = serve_as(Nonces::Redis(redis.url()), Some(&origin)).await;
+            let other = serve_as(&server, Nonces::Redis(redis.url()), Some(&origin));
             two_instances(
                 &[origin.clone(), other],
                 connections,
                 seconds,
+                &redis,
                 &mut failures,
             )
             .await;
