@@ -138,10 +138,16 @@ impl<C, N> VerifyLayer<C, N> {
             });
         }
         let realm = Realm::new(base.origin().ascii_serialization())?;
-        let prefix = base.as_str().trim_end_matches('/').to_owned();
+        let text = base.as_str().trim_end_matches('/').to_owned();
+        let prefix = base.path().trim_end_matches('/').to_owned();
+        let origin = base.clone();
         Ok(Self::with_public_url(verifier, move |parts: &Parts| {
             let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-            Url::parse(&format!("{prefix}{path}")).ok()
+            if !path.starts_with('/') {
+                // Not a path (`*`, say): what the whole text parses to, if anything.
+                return Url::parse(&format!("{text}{path}")).ok();
+            }
+            Some(crate::verify::with_target(&origin, &prefix, path))
         })
         .with_realm(realm))
     }

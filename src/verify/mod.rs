@@ -89,6 +89,8 @@ pub use issue::{
     TemporaryRecord, TemporaryStore, WithTemporary, DEFAULT_TEMPORARY_LIFETIME,
 };
 pub use macs::DEFAULT_MAC_CACHE;
+#[cfg(feature = "tower")]
+pub(crate) use origin::with_target;
 pub use origin::{ProxyHeaders, PublicOrigin};
 pub use policy::{BodyHashDigest, Limits, Policy};
 #[cfg(feature = "rsa")]

@@ -90,6 +90,10 @@ impl PublicOrigin {
                 (origin, proto, host)
             }
         };
+        if proto.is_none() && host.is_none() {
+            // The origin's own scheme and authority, parsed once already.
+            return Ok(with_target(origin, "", path_and_query));
+        }
         let scheme = proto.unwrap_or_else(|| origin.scheme().to_owned());
         if scheme != "http" && scheme != "https" {
             return Err(malformed(format!(
@@ -119,6 +123,31 @@ impl PublicOrigin {
         Url::parse(&format!("{scheme}://{authority}{path_and_query}"))
             .map_err(|e| malformed(format!("the public URL cannot be built: {e}")))
     }
+}
+
+/// The URL that parsing `origin`'s scheme and authority, then `prefix` and `path_and_query`
+/// (a request target, which starts with `/`), would give, made without parsing the scheme and
+/// host again: `origin` with its path and query replaced, through the same parser.
+pub(crate) fn with_target(origin: &Url, prefix: &str, path_and_query: &str) -> Url {
+    // The parser trims control characters and spaces at the end of a whole URL.
+    let path_and_query = path_and_query.trim_end_matches(|c: char| c <= ' ');
+    let (target, fragment) = match path_and_query.split_once('#') {
+        Some((target, fragment)) => (target, Some(fragment)),
+        None => (path_and_query, None),
+    };
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (target, None),
+    };
+    let mut url = origin.clone();
+    if prefix.is_empty() {
+        url.set_path(path);
+    } else {
+        url.set_path(&format!("{prefix}{path}"));
+    }
+    url.set_query(query);
+    url.set_fragment(fragment);
+    url
 }
 
 fn malformed(detail: String) -> VerifyError {
@@ -299,6 +328,37 @@ fn read_value(b: &[u8], mut i: usize) -> Result<(String, usize), (usize, &'stati
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Replacing the path and query of a parsed origin gives the URL that parsing the
+        /// whole text gives, whatever the target holds (dot segments, escapes, backslashes,
+        /// a second `?`, `//` that could read as an authority, text to escape).
+        #[test]
+        fn a_target_put_in_a_parsed_origin_is_the_parsed_url(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", "a", "Z9", ".", "..", "%2e", "%2F", "%", "%zz", "?", "&", "=", "#",
+                    "\\", ";", "@", ":", "é", " ", "\t", "|", "{", "'", "//", "~", "+",
+                ]),
+                0..12,
+            ),
+            origin in proptest::sample::select(vec![
+                ("https://api.example.com", ""),
+                ("http://127.0.0.1:8080", ""),
+                ("http://[::1]:3000", ""),
+                ("HTTPS://Example.COM:443", ""),
+                ("https://example.com/api", "/api"),
+            ]),
+        ) {
+            let target = format!("/{}", parts.concat());
+            let (text, prefix) = origin;
+            let parsed = Url::parse(text).unwrap();
+            let expected = Url::parse(&format!("{}{target}", text.trim_end_matches('/')));
+            let expected = expected.unwrap();
+            let built = with_target(&parsed, prefix, &target);
+            proptest::prop_assert_eq!(built.as_str(), expected.as_str());
+        }
+    }
 
     fn element(proto: Option<&str>, host: Option<&str>) -> Element {
         Element {
