@@ -200,16 +200,23 @@ impl Parameters {
         let name_start = self.bytes.len();
         self.bytes.extend_from_slice(name.as_bytes());
         let name_end = self.bytes.len();
-        if let Err(e) = encode::decode_to_vec(value, false, &mut self.bytes) {
+        // Unreserved bytes (what signers send but for the signature) have no escape to decode:
+        // one pass tells, and they are copied as they are.
+        let clean_value = encode::is_clean(value);
+        if clean_value {
+            self.bytes.extend_from_slice(value);
+        } else if let Err(e) = encode::decode_to_vec(value, false, &mut self.bytes) {
             // What was decoded may be part of a PLAINTEXT signature, which is a key.
             zeroize::Zeroize::zeroize(&mut self.bytes[name_start..]);
             self.bytes.truncate(name_start);
             return Err(e);
         }
         let name = &self.bytes[name_start..name_end];
+        let clean =
+            encode::is_clean(name) && (clean_value || encode::is_clean(&self.bytes[name_end..]));
         self.entries.push(Entry {
             source: Source::Header,
-            clean: encode::is_clean(&self.bytes[name_start..]),
+            clean,
             key: encode::sort_key(name),
             name_start,
             name_end,
@@ -614,6 +621,38 @@ mod tests {
         let normalized = params.normalize();
         let string = normalized.to_string();
         assert_eq!(normalized.encoded_twice_len(), enc(string.as_bytes()).len());
+    }
+
+    #[test]
+    fn header_parameters_are_decoded_in_place_and_know_whether_they_are_clean() {
+        let mut params = Parameters::new();
+        params.extend_urlencoded(Source::Query, b"q=1").unwrap();
+        let sent: [(&str, &[u8], &[u8]); 5] = [
+            ("oauth_nonce", b"abc", b"abc"),
+            ("oauth_token", b"a%7Eb", b"a~b"),
+            ("oauth_signature", b"%2Fx%3D", b"/x="),
+            ("a!b", b"v", b"v"),
+            ("oauth_callback", b"x+y", b"x+y"),
+        ];
+        for (name, value, _) in sent {
+            params.push_header(name, value).unwrap();
+        }
+        // A bad escape adds nothing and leaves no byte of what it decoded.
+        let held = params.bytes.len();
+        let error = params.push_header("oauth_verifier", b"ab%4").unwrap_err();
+        assert_eq!(error.offset(), 2);
+        assert_eq!(params.bytes.len(), held);
+        assert_eq!(params.len(), 6);
+        for (e, (name, _, decoded)) in params.entries[1..].iter().zip(sent) {
+            let p = params.parameter(e);
+            assert_eq!(
+                (p.source, p.name, p.value),
+                (Source::Header, name.as_bytes(), decoded)
+            );
+            let escapes = encode::escaped_count(p.name) + encode::escaped_count(p.value);
+            assert_eq!(e.clean, escapes == 0, "{p:?}");
+            assert_eq!(e.key, encode::sort_key(p.name), "{p:?}");
+        }
     }
 
     /// Whether the pair came from the text above through a decoded escape.
