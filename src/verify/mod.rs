@@ -815,8 +815,19 @@ fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
 /// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
 /// values are, refusing duplicates.
 fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, VerifyError> {
+    // Every protocol parameter once, extensions included: a known one twice fills its slot
+    // twice; the others (oauth_callback, oauth_verifier, extensions, rare) are sorted to find
+    // a repeat. The first repeat in name order is the one reported, once no parameter was
+    // found in a second transport.
     let mut transport: Option<Source> = None;
-    for p in params.iter().filter(|p| p.name.starts_with(b"oauth_")) {
+    let mut protocol = ProtocolSpans::default();
+    let mut repeated: Option<&[u8]> = None;
+    let mut others: Vec<&[u8]> = Vec::new();
+    for (p, span) in params.with_value_spans() {
+        if !p.name.starts_with(b"oauth_") {
+            // The request's own parameters are signed like the rest.
+            continue;
+        }
         match transport {
             None => transport = Some(p.source),
             Some(t) if t != p.source => {
@@ -830,36 +841,25 @@ fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, VerifyError> {
             }
             Some(_) => {}
         }
-    }
-
-    // Every protocol parameter once, extensions included: a known one twice fills its slot
-    // twice; the others (oauth_callback, oauth_verifier, extensions, rare) are sorted to find
-    // a repeat. The first repeat in name order is the one reported.
-    let mut protocol = ProtocolSpans::default();
-    let mut repeated: Option<&[u8]> = None;
-    let mut others: Vec<&[u8]> = Vec::new();
-    for (p, span) in params.with_value_spans() {
-        let slot = match p.name {
-            b"oauth_consumer_key" => &mut protocol.consumer_key,
-            b"oauth_token" => &mut protocol.token,
-            b"oauth_signature_method" => &mut protocol.signature_method,
-            b"oauth_timestamp" => &mut protocol.timestamp,
-            b"oauth_nonce" => &mut protocol.nonce,
-            b"oauth_version" => &mut protocol.version,
-            b"oauth_body_hash" => &mut protocol.body_hash,
-            b"oauth_signature" => {
+        let slot = match &p.name[6..] {
+            b"consumer_key" => &mut protocol.consumer_key,
+            b"token" => &mut protocol.token,
+            b"signature_method" => &mut protocol.signature_method,
+            b"timestamp" => &mut protocol.timestamp,
+            b"nonce" => &mut protocol.nonce,
+            b"version" => &mut protocol.version,
+            b"body_hash" => &mut protocol.body_hash,
+            b"signature" => {
                 if protocol.signature.is_some() {
                     repeated = Some(first_of(repeated, p.name));
                 }
                 protocol.signature = Some(zeroize::Zeroizing::new(p.value.to_vec()));
                 continue;
             }
-            name if name.starts_with(b"oauth_") => {
-                others.push(name);
+            _ => {
+                others.push(p.name);
                 continue;
             }
-            // The request's own parameters are signed like the rest.
-            _ => continue,
         };
         if slot.is_some() {
             repeated = Some(first_of(repeated, p.name));
