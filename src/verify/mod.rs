@@ -570,8 +570,21 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     ) -> Result<(Parameters, Option<String>), VerifyError> {
         let limits = &self.policy.limits;
         let sources = request.sources();
-        // Counted before anything is decoded.
+        let too_many = || VerifyError::Malformed {
+            detail: format!(
+                "the request has more than {} parameters",
+                limits.max_parameters
+            ),
+        };
+        // Counted before anything is decoded or allocated. A header that does not parse is
+        // still the first thing said.
         let count = collection::count_parameters(sources, Collect::RFC);
+        if count > limits.max_parameters {
+            if let Some(header) = authorization {
+                crate::header::Authorization::parse_with(header, limits).map_err(malformed)?;
+            }
+            return Err(too_many());
+        }
         let mut params = Parameters::with_capacity(
             count + 8,
             collection::text_len(sources, Collect::RFC) + authorization.map_or(0, str::len),
@@ -596,12 +609,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let header_count = params.len();
         if count + header_count > limits.max_parameters {
             params.wipe();
-            return Err(VerifyError::Malformed {
-                detail: format!(
-                    "the request has more than {} parameters",
-                    limits.max_parameters
-                ),
-            });
+            return Err(too_many());
         }
         collection::collect_into(&mut params, sources, Collect::RFC).map_err(|e| {
             VerifyError::Malformed {

@@ -101,3 +101,33 @@ fn verifying_the_x_api_sample_allocates_at_most_six_times() {
     // table, with nothing to allocate.
     assert!(count <= 6, "{count} allocations to verify");
 }
+
+/// A request with more parameters than the limit is refused before its parameters are
+/// decoded or room is made for them: what it costs the server does not grow with them.
+#[test]
+fn too_many_parameters_are_refused_before_room_is_made_for_them() {
+    use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+
+    let verifier = Verifier::new(MemoryCredentials::new(), MemoryNonceStore::new());
+    let url = Url::parse("https://api.example.com/upload").unwrap();
+    // 100,000 parameters in 400 kB, against the default limit of 1,024.
+    let body = "a=1&".repeat(100_000);
+    let request = Request::from_url("POST", &url)
+        .unwrap()
+        .with_form_body(body.as_bytes());
+    let header = "OAuth oauth_consumer_key=\"ck\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1\", oauth_nonce=\"n\", oauth_signature=\"s\"";
+    let info = allocation_counter::measure(|| {
+        let error = verifier
+            .verify_at_blocking(&request, Some(header), Timestamp::new(1))
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the request has more than 1024 parameters"
+        );
+    });
+    assert!(
+        info.bytes_max < 16 * 1024,
+        "{} bytes held at once to refuse it",
+        info.bytes_max
+    );
+}
