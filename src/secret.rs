@@ -52,14 +52,14 @@ impl fmt::Debug for Secret {
 }
 
 impl From<Vec<u8>> for Secret {
-    /// Takes the vector's buffer, which is zeroized when the secret is dropped.
+    /// Takes the vector's buffer, which is zeroized when the secret's last clone is dropped.
     fn from(bytes: Vec<u8>) -> Self {
         Secret(Some(Arc::new(Zeroizing::new(bytes))))
     }
 }
 
 impl From<String> for Secret {
-    /// Takes the string's buffer, which is zeroized when the secret is dropped.
+    /// Takes the string's buffer, which is zeroized when the secret's last clone is dropped.
     fn from(text: String) -> Self {
         Secret::from(text.into_bytes())
     }

@@ -58,8 +58,8 @@ impl MacCache {
         self.capacity
     }
 
-    /// The fingerprint of the method and the secrets; each secret comes with its length, so
-    /// that no two pairs write the same bytes.
+    /// The fingerprint of the method and the secrets; each comes with its length, so that no
+    /// two of them write the same bytes.
     fn slot(
         &self,
         method: SignatureMethod,
@@ -67,7 +67,9 @@ impl MacCache {
         token_secret: &Secret,
     ) -> u128 {
         let mut hasher = self.key.strong();
-        hasher.write(method.as_str().as_bytes());
+        let method = method.as_str().as_bytes();
+        hasher.write_usize(method.len());
+        hasher.write(method);
         for secret in [consumer_secret, token_secret] {
             hasher.write_usize(secret.len());
             hasher.write(secret.expose());
