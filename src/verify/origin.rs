@@ -329,7 +329,23 @@ fn read_value(b: &[u8], mut i: usize) -> Result<(String, usize), (usize, &'stati
 mod tests {
     use super::*;
 
+    /// The cases the property below first found: a fragment, and a space at the end, which
+    /// parsing the whole text trims.
+    #[test]
+    fn a_fragment_and_a_trailing_space_come_out_as_parsing_gives_them() {
+        let origin = Url::parse("https://api.example.com").unwrap();
+        for target in ["/#", "/ ", "/a?b#c?d", "/a \t"] {
+            let expected = Url::parse(&format!("https://api.example.com{target}")).unwrap();
+            assert_eq!(with_target(&origin, "", target).as_str(), expected.as_str());
+        }
+    }
+
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
         /// Replacing the path and query of a parsed origin gives the URL that parsing the
         /// whole text gives, whatever the target holds (dot segments, escapes, backslashes,
         /// a second `?`, `//` that could read as an authority, text to escape).
