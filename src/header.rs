@@ -320,12 +320,7 @@ impl Authorization {
         };
         // On an error, `header` is dropped with what it decoded: wiped.
         header.realm = parse_parts(value, limits, |name, content| {
-            encode::decode_to_vec(content, false, &mut header.values).map_err(|source| {
-                HeaderError::InvalidPercentEncoding {
-                    name: name.to_owned(),
-                    source,
-                }
-            })?;
+            encode::decode_to_vec(content, false, &mut header.values)?;
             header.names.push_str(name);
             header.ends.push((header.names.len(), header.values.len()));
             Ok(())
@@ -366,13 +361,13 @@ impl Authorization {
 
 /// Parses a header value as [`Authorization::parse_with`] says, handing `each` the name and
 /// the quoted content (escapes resolved, not percent-decoded) of every parameter but the
-/// realm, in the order written; returns the realm. What `each` returns stops the parse if it
-/// is an error. Both the parsed header and the verifier, which decodes straight into its
-/// parameters, parse here.
+/// realm, in the order written; returns the realm. `each` percent-decodes the content; its
+/// error stops the parse, named by the parameter. Both the parsed header and the verifier,
+/// which decodes straight into its parameters, parse here.
 pub(crate) fn parse_parts(
     value: &str,
     limits: &Limits,
-    mut each: impl FnMut(&str, &[u8]) -> Result<(), HeaderError>,
+    mut each: impl FnMut(&str, &[u8]) -> Result<(), DecodeError>,
 ) -> Result<Option<String>, HeaderError> {
     if value.len() > limits.max_header_len {
         return Err(HeaderError::TooLong {
@@ -447,7 +442,10 @@ pub(crate) fn parse_parts(
             // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
             realm = Some(String::from_utf8_lossy(content).into_owned());
         } else {
-            each(name, content)?;
+            each(name, content).map_err(|source| HeaderError::InvalidPercentEncoding {
+                name: name.to_owned(),
+                source,
+            })?;
         }
     }
 }

@@ -594,12 +594,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let mut realm = None;
         if let Some(header) = authorization {
             realm = crate::header::parse_parts(header, limits, |name, value| {
-                params.push_header(name, value).map_err(|source| {
-                    crate::header::HeaderError::InvalidPercentEncoding {
-                        name: name.to_owned(),
-                        source,
-                    }
-                })
+                params.push_header(name, value)
             })
             .map_err(|e| {
                 params.wipe();
