@@ -35,7 +35,7 @@ impl Capture {
     #[must_use]
     pub fn has_form_body(&self) -> bool {
         self.header("content-type")
-            .is_some_and(crate::request::is_form)
+            .is_some_and(crate::target::is_form)
     }
 
     /// The `Authorization` header if it is an OAuth one.

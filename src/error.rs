@@ -22,6 +22,13 @@ pub enum Error {
     /// The URL does not start with `http://` or `https://` followed by a host.
     #[non_exhaustive]
     UrlWithoutHost,
+    /// The URL's path has a form that clients and servers read differently (a dot segment or
+    /// a backslash), or is not sent as it was signed.
+    #[non_exhaustive]
+    AmbiguousPath {
+        /// Which form, where.
+        problem: crate::target::AmbiguousPath,
+    },
     /// The URL's scheme is neither `http` nor `https`.
     #[non_exhaustive]
     UnsupportedScheme {
@@ -165,6 +172,7 @@ impl fmt::Display for Error {
             Error::UrlWithoutHost => f.write_str(
                 "invalid URL: no host after the scheme: write it as http://host/path or https://host/path",
             ),
+            Error::AmbiguousPath { problem } => problem.fmt(f),
             Error::UnsupportedScheme { scheme } => write!(
                 f,
                 "unsupported URL scheme \"{}\": only http and https requests can be signed",

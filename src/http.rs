@@ -30,7 +30,7 @@
 use ::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 use ::http::{Request as HttpRequest, Uri};
 
-use crate::request::FORM;
+use crate::target::FORM;
 use crate::{Error, Nonce, Request, Signed, Signer, Timestamp};
 
 /// Where the protocol parameters and the signature are sent (RFC 5849 §3.5). The signature is
@@ -54,8 +54,10 @@ pub enum Transport {
 ///
 /// # Errors
 ///
-/// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`], and
-/// [`Error::RelativeUri`] when the URI is not absolute.
+/// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`];
+/// [`Error::RelativeUri`] when the URI is not absolute; [`Error::AmbiguousPath`] when its path
+/// has a dot segment, a backslash or a character the URL parser percent-encodes (`{`, `é`, …),
+/// since the URI is sent as it is and the signature would cover another path.
 pub fn sign<B: AsRef<[u8]>>(
     signer: &Signer,
     request: &mut HttpRequest<B>,
@@ -72,6 +74,7 @@ pub fn sign<B: AsRef<[u8]>>(
 /// # Errors
 ///
 /// Those of [`Signer::sign`]; [`Error::RelativeUri`] when the URI is not absolute;
+/// [`Error::AmbiguousPath`] as [`sign`] says;
 /// [`Error::FormTransportWithoutForm`] when [`Transport::FormBody`] is asked of a request whose
 /// body is not a form.
 pub fn sign_with<B>(
@@ -172,6 +175,10 @@ pub(crate) fn sign_url(
         content_type = FORM;
     }
     let request = Request::new(method, url)?.with_body(content_type, body);
+    // The text is sent as it is: its path must be the one signed, which the URL parser wrote
+    // (a `{` or `é` sent unencoded would be signed encoded).
+    crate::target::check_received(crate::target::path_of(url), request.url().path())
+        .map_err(|problem| Error::AmbiguousPath { problem })?;
     if transport == Transport::FormBody && !request.has_form_body() {
         return Err(Error::FormTransportWithoutForm {
             content_type: content_type.to_owned(),

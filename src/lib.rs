@@ -102,6 +102,7 @@ pub mod request;
 pub mod reqwest;
 mod secret;
 pub mod sign;
+pub mod target;
 #[cfg(feature = "tower")]
 pub mod tower;
 pub mod verify;

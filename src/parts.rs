@@ -24,7 +24,7 @@ use url::Url;
 
 use crate::encode::encode;
 use crate::params::{Parameter, Parameters, Source};
-use crate::request::{check_authority, check_method, FORM};
+use crate::target::{check_authority, check_method, check_url_path, FORM};
 use crate::Error;
 
 /// A request given by its parts, to sign with
@@ -53,12 +53,15 @@ impl RequestParts {
     /// # Errors
     ///
     /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UrlWithoutHost`],
-    /// [`Error::UnsupportedScheme`], [`Error::InvalidPercentEncoding`] in the URL's query.
+    /// [`Error::UnsupportedScheme`], [`Error::AmbiguousPath`] (a dot segment or a backslash in
+    /// the path, as [`Request::new`](crate::Request::new)), [`Error::InvalidPercentEncoding`]
+    /// in the URL's query.
     pub fn new(method: &str, url: &str) -> Result<Self, Error> {
         check_method(method)?;
         let mut parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
         crate::base_string::check_scheme(&parsed)?;
         check_authority(url)?;
+        check_url_path(url)?;
         let mut params = Parameters::new();
         if let Some(query) = parsed.query() {
             params

@@ -23,6 +23,7 @@ use crate::header::{self, Realm};
 use crate::params::{self, name, Collect, Normalized, Parameters, Protocol, Source, Sources};
 use crate::parts::RequestParts;
 use crate::sign::{self, KeyedMac, PrivateKey, Signature, SignatureMethod, SigningKey};
+use crate::target::{check_authority, check_method, check_url_path, is_form, FORM};
 use crate::{Error, Secret};
 
 /// The HTTP request to sign: method, URL (query included), and body; plus the protocol
@@ -42,19 +43,36 @@ pub struct Request<'a> {
 
 impl<'a> Request<'a> {
     /// A request for an absolute `http` or `https` URL as sent on the wire (query included,
-    /// already percent-encoded).
+    /// already percent-encoded). A character that must be percent-encoded in the path (a
+    /// space, `{`, `é`, …) is signed encoded, as the URL parser writes it and as reqwest sends
+    /// it; a path with a dot segment (`/b/../a`, `/b/%2e%2e/a`) or a backslash is refused,
+    /// since some clients resolve those before sending and others do not (see
+    /// [`target`](crate::target)): write the path the server routes.
+    ///
+    /// ```
+    /// use oauth1_signer::Request;
+    ///
+    /// let error = Request::new("GET", "https://api.example.com/b/../a").unwrap_err();
+    /// assert!(error.to_string().starts_with("the path \"/b/../a\" has the dot segment \"..\""));
+    /// ```
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UnsupportedScheme`].
+    /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UrlWithoutHost`],
+    /// [`Error::UnsupportedScheme`], [`Error::AmbiguousPath`].
     pub fn new(method: &'a str, url: &str) -> Result<Self, Error> {
         let parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
         let request = Request::with_url(method, Cow::Owned(parsed))?;
         check_authority(url)?;
+        check_url_path(url)?;
         Ok(request)
     }
 
-    /// A request for an already parsed URL, which it borrows.
+    /// A request for an already parsed URL, which it borrows. Its path is the parser's (dot
+    /// segments resolved, characters percent-encoded): what reqwest sends for it. A server
+    /// builds the URL of a received request with
+    /// [`PublicOrigin::url`](crate::verify::PublicOrigin::url), which refuses a path the parser
+    /// would rewrite, so that the path verified is the path routed.
     ///
     /// # Errors
     ///
@@ -151,41 +169,6 @@ impl<'a> Request<'a> {
             form: self.form,
         }
     }
-}
-
-/// Requires `scheme://` and a host in the text itself: the URL parser would otherwise take
-/// `http:example.com` or `https:///path` as naming a host.
-pub(crate) fn check_authority(url: &str) -> Result<(), Error> {
-    let after_scheme = url
-        .trim_start_matches(|c: char| c <= ' ')
-        .split_once(':')
-        .map_or("", |(_, rest)| rest);
-    match after_scheme.strip_prefix("//") {
-        Some(authority)
-            if !authority.is_empty() && !authority.starts_with(['/', '\\', '?', '#']) =>
-        {
-            Ok(())
-        }
-        _ => Err(Error::UrlWithoutHost),
-    }
-}
-
-pub(crate) const FORM: &str = "application/x-www-form-urlencoded";
-
-/// Whether a Content-Type is `application/x-www-form-urlencoded`.
-pub(crate) fn is_form(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or("").trim();
-    essence.eq_ignore_ascii_case(FORM)
-}
-
-/// A method is an RFC 9110 token.
-pub(crate) fn check_method(method: &str) -> Result<(), Error> {
-    if method.is_empty() || !method.bytes().all(header::is_tchar) {
-        return Err(Error::InvalidMethod {
-            method: method.to_owned(),
-        });
-    }
-    Ok(())
 }
 
 /// Signs requests with one set of credentials and options.

@@ -64,7 +64,7 @@ use reqwest_middleware::Next;
 use url::Url;
 
 use crate::http::{sign_url, Transport, Written};
-use crate::request::FORM;
+use crate::target::FORM;
 use crate::{BodyHash, Error, Nonce, Signed, Signer, Timestamp};
 
 mod provider;
@@ -186,7 +186,7 @@ fn check_streamed(
     headers: &::http::HeaderMap,
     transport: Transport,
 ) -> Result<(), Error> {
-    let needed_for = if crate::request::is_form(crate::http::content_type(headers)) {
+    let needed_for = if crate::target::is_form(crate::http::content_type(headers)) {
         "its Content-Type is application/x-www-form-urlencoded, whose parameters are signed"
     } else if signer.body_hash() == BodyHash::Send {
         "oauth_body_hash is a digest of it (or sign without the body hash)"

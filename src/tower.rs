@@ -335,6 +335,9 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
                 parts.uri
             ))
         })?;
+        // The path signed is the path routed, byte for byte.
+        crate::target::check_received(parts.uri.path(), url.path())
+            .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
         let mut headers = parts.headers.get_all(AUTHORIZATION).iter();
         let authorization =
             match (headers.next(), headers.next()) {
@@ -349,12 +352,12 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
                 }
             };
         let content_type = crate::http::content_type(&parts.headers);
-        let form = crate::request::is_form(content_type);
+        let form = crate::target::is_form(content_type);
         let trimmed = content_type.trim_start();
         if !form
             && trimmed
-                .get(..crate::request::FORM.len())
-                .is_some_and(|start| start.eq_ignore_ascii_case(crate::request::FORM))
+                .get(..crate::target::FORM.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(crate::target::FORM))
         {
             return Err(malformed(format!(
                 "the Content-Type \"{}\" is not application/x-www-form-urlencoded, whose parameters are signed: send that type exactly (parameters after ';' allowed) or another",

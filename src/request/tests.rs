@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::params::Parameters;
+use crate::target::{check_method, is_form};
 
 #[test]
 fn timestamps_parse_strictly_and_print_back() {

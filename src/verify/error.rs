@@ -12,6 +12,10 @@ use crate::sign::SignatureMethod;
 pub enum Reason {
     /// The header, query or body cannot be parsed, or exceeds a limit.
     MalformedRequest,
+    /// The request's path has a form that a URL parser rewrites and a router does not, so
+    /// that the path signed and the path routed could differ
+    /// ([`AmbiguousPath`](crate::target::AmbiguousPath)).
+    AmbiguousPath,
     /// A required protocol parameter is absent.
     MissingParameter,
     /// A protocol parameter is given twice.
@@ -49,7 +53,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The id: `malformed-request`, `missing-parameter`, `duplicate-parameter`,
+    /// The id: `malformed-request`, `ambiguous-path`, `missing-parameter`, `duplicate-parameter`,
     /// `unsupported-signature-method`, `bad-version`, `stale-timestamp`, `replayed-nonce`,
     /// `bad-signature`, `bad-body-hash`, `insecure-transport`, `store-failure`,
     /// `server-failure`, `token-rejected`, `token-not-authorized`, `token-expired`, or
@@ -58,6 +62,7 @@ impl Reason {
     pub const fn as_str(self) -> &'static str {
         match self {
             Reason::MalformedRequest => "malformed-request",
+            Reason::AmbiguousPath => "ambiguous-path",
             Reason::MissingParameter => "missing-parameter",
             Reason::DuplicateParameter => "duplicate-parameter",
             Reason::UnsupportedSignatureMethod => "unsupported-signature-method",
@@ -93,6 +98,12 @@ pub enum VerifyError {
     Malformed {
         /// What is wrong.
         detail: String,
+    },
+    /// The request's path has a form that a URL parser rewrites and a router does not.
+    #[non_exhaustive]
+    AmbiguousPath {
+        /// Which form, where.
+        problem: crate::target::AmbiguousPath,
     },
     /// Required protocol parameters are absent.
     #[non_exhaustive]
@@ -193,6 +204,7 @@ impl VerifyError {
     pub fn reason(&self) -> Reason {
         match self {
             VerifyError::Malformed { .. } => Reason::MalformedRequest,
+            VerifyError::AmbiguousPath { .. } => Reason::AmbiguousPath,
             VerifyError::MissingParameters { .. } => Reason::MissingParameter,
             VerifyError::DuplicateParameter { .. } => Reason::DuplicateParameter,
             VerifyError::UnsupportedSignatureMethod { .. } => Reason::UnsupportedSignatureMethod,
@@ -218,6 +230,7 @@ impl VerifyError {
     pub fn status(&self) -> u16 {
         match self.reason() {
             Reason::MalformedRequest
+            | Reason::AmbiguousPath
             | Reason::MissingParameter
             | Reason::DuplicateParameter
             | Reason::UnsupportedSignatureMethod
@@ -234,7 +247,9 @@ impl VerifyError {
     #[must_use]
     pub fn problem(&self) -> Option<Problem> {
         let (problem, extra) = match self {
-            VerifyError::Malformed { .. } => ("parameter_rejected", None),
+            VerifyError::Malformed { .. } | VerifyError::AmbiguousPath { .. } => {
+                ("parameter_rejected", None)
+            }
             VerifyError::MissingParameters { names } => (
                 "parameter_absent",
                 Some(("oauth_parameters_absent", names.join("&"))),
@@ -286,6 +301,7 @@ impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             VerifyError::Malformed { detail } => f.write_str(detail),
+            VerifyError::AmbiguousPath { problem } => problem.fmt(f),
             VerifyError::MissingParameters { names } => {
                 write!(f, "missing {}", names.join(", "))
             }

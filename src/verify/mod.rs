@@ -91,7 +91,7 @@ pub use issue::{
 pub use macs::DEFAULT_MAC_CACHE;
 #[cfg(feature = "tower")]
 pub(crate) use origin::with_target;
-pub use origin::{ProxyHeaders, PublicOrigin};
+pub use origin::{received_url, ProxyHeaders, PublicOrigin};
 pub use policy::{BodyHashDigest, Limits, Policy};
 #[cfg(feature = "rsa")]
 pub use store::MIN_RSA_BITS;

@@ -68,7 +68,9 @@ impl PublicOrigin {
     ///
     /// [`VerifyError::Malformed`] for a target that does not start with `/`, a `Forwarded`
     /// header that does not follow RFC 7239, or forwarding headers naming a scheme other than
-    /// http or https or a malformed host.
+    /// http or https or a malformed host; [`VerifyError::AmbiguousPath`] for a path that is not
+    /// in the form the URL parser writes it (a dot segment, a backslash, a character it
+    /// percent-encodes), which the URL would not sign as the router routes it.
     pub fn url<'h>(
         &self,
         path_and_query: &str,
@@ -80,6 +82,21 @@ impl PublicOrigin {
                 path_and_query.escape_default()
             )));
         }
+        let path = &path_and_query[..path_and_query
+            .find(['?', '#'])
+            .unwrap_or(path_and_query.len())];
+        let url = self.url_of(path_and_query, headers)?;
+        // The path signed is the path routed, byte for byte.
+        crate::target::check_received(path, url.path())
+            .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
+        Ok(url)
+    }
+
+    fn url_of<'h>(
+        &self,
+        path_and_query: &str,
+        headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    ) -> Result<Url, VerifyError> {
         let (origin, proto, host) = match self {
             PublicOrigin::Fixed(origin) => (origin, None, None),
             PublicOrigin::TrustedProxy {
@@ -123,6 +140,37 @@ impl PublicOrigin {
         Url::parse(&format!("{scheme}://{authority}{path_and_query}"))
             .map_err(|e| malformed(format!("the public URL cannot be built: {e}")))
     }
+}
+
+/// The public URL of a received request written out whole
+/// (`https://api.example.com/1/photos?size=original`, as a log, a capture or the command line
+/// gives it), held to the rule [`PublicOrigin::url`] holds a request target to: its path must
+/// be written as the URL parser writes it, so that the path verified is the path routed.
+///
+/// ```
+/// use oauth1_signer::verify::received_url;
+///
+/// let url = received_url("https://api.example.com/1/photos?size=original")?;
+/// assert_eq!(url.path(), "/1/photos");
+///
+/// let refused = received_url("https://api.example.com/b/%2e%2e/a").unwrap_err();
+/// assert_eq!(refused.reason().as_str(), "ambiguous-path");
+/// assert_eq!(refused.status(), 400);
+/// # Ok::<(), oauth1_signer::verify::VerifyError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`VerifyError::Malformed`] for text that is not an absolute `http` or `https` URL with a
+/// host; [`VerifyError::AmbiguousPath`] for a path with a dot segment, a backslash, or a
+/// character the URL parser percent-encodes.
+pub fn received_url(url: &str) -> Result<Url, VerifyError> {
+    let parsed = Url::parse(url).map_err(|e| malformed(format!("invalid URL: {e}")))?;
+    crate::base_string::check_scheme(&parsed).map_err(|e| malformed(e.to_string()))?;
+    crate::target::check_authority(url).map_err(|e| malformed(e.to_string()))?;
+    crate::target::check_received(crate::target::path_of(url), parsed.path())
+        .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
+    Ok(parsed)
 }
 
 /// The URL that parsing `origin`'s scheme and authority, then `prefix` and `path_and_query`

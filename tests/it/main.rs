@@ -17,6 +17,7 @@ mod interop;
 mod interop_provider;
 mod issue;
 mod parts;
+mod paths;
 mod properties;
 mod provider;
 mod redis;

@@ -1,7 +1,9 @@
 //! `oauth1 verify`: a received request checked as a server checks it.
 
 use oauth1_signer::cases::{json_object, Held, VerifyLine};
-use oauth1_signer::verify::{MemoryNonceStore, Policy, Verified, Verifier, VerifyError};
+use oauth1_signer::verify::{
+    received_url, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
+};
 use oauth1_signer::{Request, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -58,19 +60,26 @@ fn answer(line: &str, nonces: &MemoryNonceStore) -> String {
         Err(message) => return error_line(name, message),
     };
     let body = received.body.as_deref().unwrap_or("").as_bytes();
-    let request = match received.request(body) {
-        Ok(request) => request,
+    let verdict = match received_url(&received.url) {
+        Ok(url) => {
+            let request = match Request::from_url(&received.method, &url) {
+                Ok(request) => request,
+                Err(e) => return error_line(name, e.to_string()),
+            };
+            let request = request.with_body(received.content_type.as_deref().unwrap_or(""), body);
+            check(
+                held,
+                &request,
+                received.authorization.as_deref(),
+                policy,
+                nonces,
+                Timestamp::new(received.now),
+                false,
+            )
+        }
+        Err(e) if e.reason() == Reason::AmbiguousPath => Err(e),
         Err(e) => return error_line(name, e.to_string()),
     };
-    let verdict = check(
-        held,
-        &request,
-        received.authorization.as_deref(),
-        policy,
-        nonces,
-        Timestamp::new(received.now),
-        false,
-    );
     let line = match verdict {
         Ok(_) => VerdictLine {
             name,
@@ -142,12 +151,16 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
         args.token_secret.as_deref(),
         public_key_pem.as_deref(),
     )?;
-    let request = Request::new(
-        &args.request.method,
-        args.request.url.as_deref().unwrap_or(""),
-    )
-    .map_err(|e| e.to_string())?
-    .with_body(args.request.content_type.as_deref().unwrap_or(""), &body);
+    // The URL as received: a path a router and the signature would read differently is
+    // refused, as a server refuses it.
+    let url = match received_url(args.request.url.as_deref().unwrap_or("")) {
+        Ok(url) => url,
+        Err(e) if e.reason() == Reason::AmbiguousPath => return invalid(&e),
+        Err(e) => return Err(e.to_string()),
+    };
+    let request = Request::from_url(&args.request.method, &url)
+        .map_err(|e| e.to_string())?
+        .with_body(args.request.content_type.as_deref().unwrap_or(""), &body);
     let policy = Policy::default()
         .allow_plaintext(true)
         .with_timestamp_window(args.timestamp_window)
@@ -172,22 +185,25 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
             println!("parameters:    {}", verified.parameters());
             Ok(())
         }
-        Err(e) => {
-            println!("invalid: {}", e.reason());
-            println!("detail:        {e}");
-            if let VerifyError::BadSignature { base_string, .. } = &e {
-                println!("base string:   {base_string}");
-            }
-            if let Some(problem) = e.problem() {
-                println!(
-                    "answer:        {} {}",
-                    problem.status(),
-                    problem.to_urlencoded()
-                );
-            }
-            Err(format!("the request does not verify ({})", e.reason()))
-        }
+        Err(e) => invalid(&e),
     }
+}
+
+/// Prints why a request does not verify, and the answer a server gives.
+fn invalid(e: &VerifyError) -> Result<(), String> {
+    println!("invalid: {}", e.reason());
+    println!("detail:        {e}");
+    if let VerifyError::BadSignature { base_string, .. } = e {
+        println!("base string:   {base_string}");
+    }
+    if let Some(problem) = e.problem() {
+        println!(
+            "answer:        {} {}",
+            problem.status(),
+            problem.to_urlencoded()
+        );
+    }
+    Err(format!("the request does not verify ({})", e.reason()))
 }
 
 /// The flags of a received request taken from its capture.
