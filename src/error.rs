@@ -144,6 +144,15 @@ pub enum Error {
         /// Why the bytes are needed, as a phrase.
         needed_for: &'static str,
     },
+    /// A callback that a consumer cannot register
+    /// ([`Callbacks`](crate::verify::Callbacks)).
+    #[non_exhaustive]
+    InvalidCallback {
+        /// The callback as given.
+        callback: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A public origin with a query or a fragment.
     #[non_exhaustive]
     InvalidOrigin {
@@ -258,6 +267,11 @@ impl fmt::Display for Error {
             Error::StreamingBody { needed_for } => write!(
                 f,
                 "the request body is a stream, which cannot be read before it is sent, but {needed_for}: give the body as bytes"
+            ),
+            Error::InvalidCallback { callback, reason } => write!(
+                f,
+                "the callback \"{}\" cannot be registered: it {reason}",
+                callback.escape_debug()
             ),
             Error::InvalidOrigin { origin } => write!(
                 f,

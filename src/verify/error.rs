@@ -50,14 +50,17 @@ pub enum Reason {
     TokenExpired,
     /// `oauth_verifier` is not the one issued for the temporary credentials.
     VerifierInvalid,
+    /// `oauth_callback` is not one the consumer registered
+    /// ([`Callbacks`](super::Callbacks)).
+    CallbackRejected,
 }
 
 impl Reason {
     /// The id: `malformed-request`, `ambiguous-path`, `missing-parameter`, `duplicate-parameter`,
     /// `unsupported-signature-method`, `bad-version`, `stale-timestamp`, `replayed-nonce`,
     /// `bad-signature`, `bad-body-hash`, `insecure-transport`, `store-failure`,
-    /// `server-failure`, `token-rejected`, `token-not-authorized`, `token-expired`, or
-    /// `verifier-invalid`.
+    /// `server-failure`, `token-rejected`, `token-not-authorized`, `token-expired`,
+    /// `verifier-invalid`, or `callback-rejected`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -78,6 +81,7 @@ impl Reason {
             Reason::TokenNotAuthorized => "token-not-authorized",
             Reason::TokenExpired => "token-expired",
             Reason::VerifierInvalid => "verifier-invalid",
+            Reason::CallbackRejected => "callback-rejected",
         }
     }
 }
@@ -187,6 +191,14 @@ pub enum VerifyError {
     TokenExpired,
     /// `oauth_verifier` is not the one issued.
     VerifierInvalid,
+    /// `oauth_callback` is not one the consumer registered.
+    #[non_exhaustive]
+    CallbackRejected {
+        /// The callback as sent.
+        callback: String,
+        /// What the consumer may use instead.
+        advice: String,
+    },
 }
 
 impl VerifyError {
@@ -220,6 +232,7 @@ impl VerifyError {
             VerifyError::TokenNotAuthorized => Reason::TokenNotAuthorized,
             VerifyError::TokenExpired => Reason::TokenExpired,
             VerifyError::VerifierInvalid => Reason::VerifierInvalid,
+            VerifyError::CallbackRejected { .. } => Reason::CallbackRejected,
         }
     }
 
@@ -235,7 +248,8 @@ impl VerifyError {
             | Reason::DuplicateParameter
             | Reason::UnsupportedSignatureMethod
             | Reason::BadVersion
-            | Reason::InsecureTransport => 400,
+            | Reason::InsecureTransport
+            | Reason::CallbackRejected => 400,
             Reason::StoreFailure => 503,
             Reason::ServerFailure => 500,
             _ => 401,
@@ -284,6 +298,10 @@ impl VerifyError {
             VerifyError::TokenNotAuthorized => ("permission_unknown", None),
             VerifyError::TokenExpired => ("token_expired", None),
             VerifyError::VerifierInvalid => ("verifier_invalid", None),
+            VerifyError::CallbackRejected { .. } => (
+                "parameter_rejected",
+                Some(("oauth_parameters_rejected", "oauth_callback".to_owned())),
+            ),
             VerifyError::Store(_) | VerifyError::Clock { .. } | VerifyError::Signing { .. } => {
                 return None
             }
@@ -370,6 +388,11 @@ impl fmt::Display for VerifyError {
             ),
             VerifyError::VerifierInvalid => f.write_str(
                 "oauth_verifier is not the one issued for these temporary credentials, which are now void: start again with new temporary credentials",
+            ),
+            VerifyError::CallbackRejected { callback, advice } => write!(
+                f,
+                "oauth_callback \"{}\" is not registered for this consumer, which {advice}",
+                callback.escape_default()
             ),
         }
     }

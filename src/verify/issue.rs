@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use subtle::ConstantTimeEq;
 
 use super::{
-    clock, ConsumerCredential, CredentialStore, Expect, NonceStore, StoreError, TokenCredential,
-    TokenKind, TokenStore, Verifier, VerifyError,
+    clock, Callbacks, ConsumerCredential, CredentialStore, Expect, NonceStore, StoreError,
+    TokenCredential, TokenKind, TokenStore, Verifier, VerifyError,
 };
 use crate::{encode, Nonce, Request, Secret, Timestamp};
 
@@ -453,14 +453,20 @@ impl From<StoreError> for AuthorizeError {
 ///
 /// ```
 /// use oauth1_signer::verify::{
-///     Issuer, MemoryCredentials, MemoryNonceStore, MemoryTemporaryStore, Verifier, WithTemporary,
+///     Callbacks, ConsumerCredential, Issuer, MemoryCredentials, MemoryNonceStore,
+///     MemoryTemporaryStore, Verifier, WithTemporary,
 /// };
 /// use oauth1_signer::{Consumer, Request, Signer, Token};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // The consumer registered its secret and its callback.
 /// let mut credentials = MemoryCredentials::new();
-/// credentials.add_consumer("key", "secret");
+/// let callbacks = Callbacks::default().with_url("https://app.example.com/done")?;
+/// credentials.insert_consumer(
+///     "key",
+///     ConsumerCredential::from_secret("secret").with_callbacks(callbacks),
+/// );
 /// let store = WithTemporary::new(credentials, MemoryTemporaryStore::new());
 /// let issuer = Issuer::new(Verifier::new(store, MemoryNonceStore::new()));
 /// let consumer = Signer::new(Consumer::new("key", "secret"));
@@ -525,14 +531,16 @@ where
     }
 
     /// Answers a temporary credential request (§2.1) at the system clock's time: verifies it
-    /// (signed with the consumer's credentials alone, `oauth_callback` an absolute URL or
-    /// `oob`), issues temporary credentials and records the callback. Send
-    /// [`Issued::body`] with a `200`.
+    /// (signed with the consumer's credentials alone), holds `oauth_callback` to the
+    /// callbacks the consumer registered ([`ConsumerCredential::callbacks`]; only `oob` when
+    /// it registered none), issues temporary credentials and records the callback, which
+    /// [`approve`](Self::approve) redirects to. Send [`Issued::body`] with a `200`.
     ///
     /// # Errors
     ///
     /// A [`VerifyError`], answered like any other ([`VerifyError::status`],
-    /// [`VerifyError::problem`]).
+    /// [`VerifyError::problem`]); [`VerifyError::CallbackRejected`] for a callback the
+    /// consumer did not register (400, `oauth_problem=parameter_rejected`).
     pub async fn temporary_credentials(
         &self,
         request: &Request<'_>,
@@ -554,14 +562,22 @@ where
         authorization: Option<&str>,
         now: Timestamp,
     ) -> Result<Issued, VerifyError> {
-        let verified = self
+        let (verified, consumer) = self
             .verifier
             .verify_as(request, authorization, now, Expect::TemporaryRequest)
             .await?;
         let callback = verified
             .protocol_parameter("oauth_callback")
             .unwrap_or_default();
-        let callback = check_callback(callback)?;
+        let callback = std::str::from_utf8(callback).map_err(|_| VerifyError::Malformed {
+            detail: "oauth_callback is not UTF-8".to_owned(),
+        })?;
+        // Held to the consumer's registered callbacks (the request is authentic, so the
+        // consumer is held).
+        let callback = match &consumer {
+            Some(consumer) => consumer.callbacks().admit(callback)?,
+            None => Callbacks::none().admit(callback)?,
+        };
         let (token, secret) = (random()?, random()?);
         let record = TemporaryRecord {
             consumer_key: verified.consumer_key().to_owned(),
@@ -691,7 +707,7 @@ where
         authorization: Option<&str>,
         now: Timestamp,
     ) -> Result<Issued, VerifyError> {
-        let verified = self
+        let (verified, _) = self
             .verifier
             .verify_as(request, authorization, now, Expect::TokenRequest)
             .await?;
@@ -740,36 +756,4 @@ fn random() -> Result<Nonce, VerifyError> {
     Nonce::generate().map_err(|e| VerifyError::Signing {
         detail: e.to_string(),
     })
-}
-
-/// `oauth_callback`: `oob`, or an absolute URL whose scheme a browser may be sent to (not
-/// `javascript:`, `data:` and the like, which would run in the provider's page).
-fn check_callback(callback: &[u8]) -> Result<String, VerifyError> {
-    let text = std::str::from_utf8(callback).map_err(|_| VerifyError::Malformed {
-        detail: "oauth_callback is not UTF-8".to_owned(),
-    })?;
-    if text == "oob" {
-        return Ok(text.to_owned());
-    }
-    let refused = |why: &str| {
-        VerifyError::Malformed {
-        detail: format!(
-            "oauth_callback \"{}\" {why}: send an absolute URL, or oob when the consumer cannot receive a callback",
-            text.escape_default()
-        ),
-    }
-    };
-    let url = url::Url::parse(text).map_err(|_| refused("is not an absolute URL"))?;
-    if matches!(
-        url.scheme(),
-        "javascript" | "data" | "vbscript" | "file" | "blob" | "about"
-    ) {
-        return Err(refused("has a scheme a browser must not be sent to"));
-    }
-    if url.fragment().is_some() {
-        return Err(refused(
-            "has a fragment, which would hide the verifier added to its query",
-        ));
-    }
-    Ok(text.to_owned())
 }

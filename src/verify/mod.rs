@@ -73,6 +73,7 @@ use crate::{Secret, Timestamp};
 use macs::MacCache;
 
 mod block;
+mod callbacks;
 mod diagnose;
 mod error;
 mod fingerprint;
@@ -82,6 +83,7 @@ mod origin;
 mod policy;
 mod store;
 
+pub use callbacks::Callbacks;
 pub use diagnose::Diagnosis;
 pub use error::{Problem, Reason, VerifyError};
 pub use issue::{
@@ -358,19 +360,22 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         authorization: Option<&str>,
         now: Timestamp,
     ) -> Result<Verified, VerifyError> {
-        self.verify_as(request, authorization, now, Expect::Resource)
-            .await
+        let (verified, _) = self
+            .verify_as(request, authorization, now, Expect::Resource)
+            .await?;
+        Ok(verified)
     }
 
     /// Verifies a request of the kind `expect` says: a resource request, or one of the
-    /// provider's credential requests ([`Issuer`]).
+    /// provider's credential requests ([`Issuer`]); with what the store holds for its
+    /// consumer.
     pub(crate) async fn verify_as(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
         now: Timestamp,
         expect: Expect,
-    ) -> Result<Verified, VerifyError> {
+    ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
         let (params, realm, protocol) = self.read(request, authorization)?;
         let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
         let window = self.policy.timestamp_window;
@@ -391,7 +396,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             .signature
             .as_ref()
             .map_or(&[][..], |s| s.as_slice());
-        let (authentic, held) = self
+        let (authentic, held, consumer) = self
             .check_signature(
                 method,
                 &consumer_key,
@@ -455,7 +460,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             return Err(VerifyError::ReplayedNonce);
         }
 
-        Ok(Verified {
+        let verified = Verified {
             consumer_key,
             token,
             owner: held.and_then(|t| t.owner().map(str::to_owned)),
@@ -463,7 +468,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             timestamp,
             realm,
             params,
-        })
+        };
+        Ok((verified, consumer))
     }
 
     /// The collected parameters (the realm aside) and where the protocol parameters lie in
@@ -664,7 +670,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// looked up for every method, and unknown credentials, or a consumer without the
     /// credential the method needs, are checked against a dummy of the same kind (a short
     /// secret, a 2048-bit public key) and never match: the same lookups and the same work,
-    /// and the same answer as a wrong signature.
+    /// and the same answer as a wrong signature. Beside the verdict, what the store holds for
+    /// the token and the consumer.
     async fn check_signature(
         &self,
         method: SignatureMethod,
@@ -672,7 +679,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         token: Option<&str>,
         base_string: &[u8],
         signature: &[u8],
-    ) -> Result<(bool, Option<TokenCredential>), VerifyError> {
+    ) -> Result<(bool, Option<TokenCredential>, Option<ConsumerCredential>), VerifyError> {
         let consumer = self.credentials.consumer(consumer_key).await?;
         let held = match token {
             Some(token) => self.credentials.token(consumer_key, token).await?,
@@ -686,7 +693,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         if method.is_rsa() {
             let authentic = check_rsa(method, consumer.as_ref(), base_string, signature)
                 && token_secret.is_some();
-            return Ok((authentic, held));
+            return Ok((authentic, held, consumer));
         }
         let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
         let known = consumer_secret.is_some() && token_secret.is_some();
@@ -697,7 +704,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         );
         if method == SignatureMethod::Plaintext {
             let key = SigningKey::new(consumer_secret, token_secret);
-            return Ok((known && bool::from(key.expose().ct_eq(signature)), held));
+            let authentic = known && bool::from(key.expose().ct_eq(signature));
+            return Ok((authentic, held, consumer));
         }
         let keyed = self
             .macs
@@ -716,7 +724,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         if authentic {
             self.macs.keep(keyed);
         }
-        Ok((authentic, held))
+        Ok((authentic, held, consumer))
     }
 }
 

@@ -8,6 +8,7 @@ use std::future::{ready, Future};
 use std::sync::{Arc, Mutex, RwLock};
 
 use super::fingerprint::{FingerprintKey, Fingerprinted};
+use super::Callbacks;
 use crate::encode;
 use crate::{Secret, Timestamp};
 
@@ -54,6 +55,7 @@ pub struct ConsumerCredential {
     secret: Option<Secret>,
     #[cfg(feature = "rsa")]
     public_key: Option<crate::PublicKey>,
+    callbacks: Callbacks,
 }
 
 impl fmt::Debug for ConsumerCredential {
@@ -65,6 +67,7 @@ impl fmt::Debug for ConsumerCredential {
             "public_key",
             &self.public_key.as_ref().map(crate::PublicKey::bits),
         );
+        s.field("callbacks", &self.callbacks);
         s.finish()
     }
 }
@@ -80,6 +83,7 @@ impl ConsumerCredential {
             secret: Some(secret.into()),
             #[cfg(feature = "rsa")]
             public_key: None,
+            callbacks: Callbacks::default(),
         }
     }
 
@@ -94,6 +98,7 @@ impl ConsumerCredential {
         ConsumerCredential {
             secret: None,
             public_key: None,
+            callbacks: Callbacks::default(),
         }
         .with_public_key(key)
     }
@@ -123,6 +128,21 @@ impl ConsumerCredential {
     pub fn with_secret(mut self, secret: impl Into<Secret>) -> Self {
         self.secret = Some(secret.into());
         self
+    }
+
+    /// This consumer with the callbacks it registered, which a provider's
+    /// [`Issuer`](super::Issuer) holds its temporary credential requests to. Without them, only
+    /// `oob` is accepted ([`Callbacks::default`]).
+    #[must_use]
+    pub fn with_callbacks(mut self, callbacks: Callbacks) -> Self {
+        self.callbacks = callbacks;
+        self
+    }
+
+    /// The callbacks the consumer registered.
+    #[must_use]
+    pub fn callbacks(&self) -> &Callbacks {
+        &self.callbacks
     }
 
     /// The shared secret, for HMAC and PLAINTEXT, if the consumer has one.
@@ -353,6 +373,16 @@ impl MemoryCredentials {
                 slot.insert(ConsumerCredential::from_secret(secret));
             }
         }
+    }
+
+    /// Holds `credential` for `consumer_key`, replacing whatever was held: a secret, a public
+    /// key, the callbacks it registered.
+    pub fn insert_consumer(
+        &mut self,
+        consumer_key: impl Into<String>,
+        credential: ConsumerCredential,
+    ) {
+        self.consumers.insert(consumer_key.into(), credential);
     }
 
     /// Adds (or replaces) token credentials (an access token) issued to `consumer_key`.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use oauth1_signer::flow::{Callback, TemporaryCredentials, TokenCredentials};
 use oauth1_signer::verify::{
-    AuthorizeError, Issuer, MemoryCredentials, MemoryNonceStore, MemoryTemporaryStore, Reason,
-    TokenKind, Verifier, VerifyError, WithTemporary,
+    AuthorizeError, Callbacks, ConsumerCredential, Issuer, MemoryCredentials, MemoryNonceStore,
+    MemoryTemporaryStore, Reason, TokenKind, Verifier, VerifyError, WithTemporary,
 };
 use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
 
@@ -19,12 +19,34 @@ const TOKEN_URL: &str = "https://provider.example/oauth/access_token";
 const RESOURCE_URL: &str = "https://provider.example/photos?size=original";
 const CALLBACK: &str = "https://client.example/done?state=x%20y";
 
+/// The consumer registered `https://client.example/done` (any query), URLs under
+/// `https://client.example/hooks/`, and `oob`.
 fn provider() -> Provider {
+    let callbacks = Callbacks::default()
+        .with_url("https://client.example/done")
+        .unwrap()
+        .with_prefix("https://client.example/hooks/")
+        .unwrap();
+    provider_with(ConsumerCredential::from_secret(CS).with_callbacks(callbacks))
+}
+
+fn provider_with(consumer: ConsumerCredential) -> Provider {
     let mut credentials = MemoryCredentials::new();
-    credentials.add_consumer(CK, CS);
+    credentials.insert_consumer(CK, consumer);
     credentials.add_token(CK, "old-access", "old-secret");
     let store = WithTemporary::new(credentials, MemoryTemporaryStore::new());
     Issuer::new(Verifier::new(store, MemoryNonceStore::new()))
+}
+
+/// The temporary credential request with `callback`, as the provider answers it.
+async fn ask(provider: &Provider, callback: &str) -> Result<String, VerifyError> {
+    let request = Request::new("POST", TEMPORARY_URL)
+        .unwrap()
+        .with_callback(callback);
+    let issued = provider
+        .temporary_credentials(&request, Some(&header(&consumer(), &request)))
+        .await?;
+    Ok(provider.pending(issued.token()).await.unwrap().callback)
 }
 
 fn consumer() -> Signer {
@@ -412,4 +434,172 @@ fn issued_credentials_never_show_their_secrets() {
         !shown.contains(&secret) && !shown.contains(approved.verifier()),
         "{shown}"
     );
+}
+
+/// A consumer's secret may be public (shipped in an app): with it, anyone can start a flow
+/// under the application's name. The provider sends the verifier only to a callback the
+/// consumer registered.
+#[tokio::test]
+async fn a_callback_the_consumer_did_not_register_is_refused() {
+    let provider = provider();
+    let err = ask(&provider, "https://evil.example/steal")
+        .await
+        .unwrap_err();
+    assert_eq!(err.reason(), Reason::CallbackRejected);
+    assert_eq!(err.reason().as_str(), "callback-rejected");
+    assert_eq!(err.status(), 400);
+    assert_eq!(
+        err.to_string(),
+        "oauth_callback \"https://evil.example/steal\" is not registered for this consumer, which may use https://client.example/done (any query), URLs starting with https://client.example/hooks/ or oob: send one of them, or register this one with the provider"
+    );
+    let problem = err.problem().unwrap();
+    assert_eq!(problem.name(), "parameter_rejected");
+    assert!(problem
+        .to_urlencoded()
+        .starts_with("oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback&oauth_problem_advice="));
+
+    // Ways out of what is registered, compared as a browser reads them.
+    for callback in [
+        "https://client.example/done/more",
+        "https://client.example/donex",
+        "https://client.example/hooks",
+        "https://client.example/hooksevil/x",
+        "https://client.example/hooks/../admin",
+        "https://client.example/hooks/%2e%2e/admin",
+        "https://client.example/hooks\\..\\admin",
+        "https://client.example/hooks%2F..%2Fadmin",
+        "https://client.example.evil.example/hooks/x",
+        "https://client.example@evil.example/hooks/x",
+        "https://client.example:8443/hooks/x",
+        "http://client.example/hooks/x",
+    ] {
+        let err = ask(&provider, callback).await.unwrap_err();
+        assert_eq!(err.reason(), Reason::CallbackRejected, "{callback}");
+    }
+
+    // What is registered, recorded as the browser will read it.
+    for (callback, recorded) in [
+        ("https://client.example/done", "https://client.example/done"),
+        (
+            "https://client.example/done?state=a%20b",
+            "https://client.example/done?state=a%20b",
+        ),
+        (
+            "https://client.example/hooks/flow?user=1",
+            "https://client.example/hooks/flow?user=1",
+        ),
+        (
+            "HTTPS://Client.Example:443/hooks/a/../b",
+            "https://client.example/hooks/b",
+        ),
+        ("oob", "oob"),
+    ] {
+        assert_eq!(
+            ask(&provider, callback).await.unwrap(),
+            recorded,
+            "{callback}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_consumer_without_registered_callbacks_may_use_only_oob() {
+    let mut credentials = MemoryCredentials::new();
+    credentials.add_consumer(CK, CS);
+    let store = WithTemporary::new(credentials, MemoryTemporaryStore::new());
+    let provider = Issuer::new(Verifier::new(store, MemoryNonceStore::new()));
+    let err = ask(&provider, CALLBACK).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("oauth_callback \"{CALLBACK}\" is not registered for this consumer, which has no callback URL registered and may use only oob: register the callback with the provider, or send oob")
+    );
+    assert_eq!(ask(&provider, "oob").await.unwrap(), "oob");
+
+    // Nothing at all, not even oob.
+    let provider =
+        provider_with(ConsumerCredential::from_secret(CS).with_callbacks(Callbacks::none()));
+    let err = ask(&provider, "oob").await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "oauth_callback \"oob\" is not registered for this consumer, which has no callback registered, not even oob: register one with the provider"
+    );
+    // And oob refused beside a registered URL.
+    let callbacks = Callbacks::default()
+        .with_url("https://client.example/done?fixed=1")
+        .unwrap()
+        .with_oob(false);
+    let provider = provider_with(ConsumerCredential::from_secret(CS).with_callbacks(callbacks));
+    assert_eq!(
+        ask(&provider, "oob").await.unwrap_err().reason(),
+        Reason::CallbackRejected
+    );
+    // A registered URL with a query matches only itself.
+    assert!(ask(&provider, "https://client.example/done?fixed=1")
+        .await
+        .is_ok());
+    assert!(ask(&provider, "https://client.example/done?fixed=2")
+        .await
+        .is_err());
+    assert!(ask(&provider, "https://client.example/done").await.is_err());
+}
+
+/// The approval redirects to the callback recorded at the first step, with the token and the
+/// verifier; nothing at approval can change where.
+#[tokio::test]
+async fn the_approval_redirects_to_the_callback_recorded_at_the_first_step() {
+    let provider = provider();
+    let temporary = temporary(&provider, "HTTPS://Client.Example/hooks/a/../b?x=1").await;
+    let approved = provider
+        .approve(temporary.token().key(), "alice")
+        .await
+        .unwrap();
+    let redirect = approved.redirect().unwrap();
+    let expected = format!(
+        "https://client.example/hooks/b?x=1&oauth_token={}&oauth_verifier={}",
+        temporary.token().key(),
+        approved.verifier()
+    );
+    assert_eq!(redirect, expected);
+}
+
+#[test]
+fn callbacks_that_cannot_be_registered_say_why() {
+    for (registered, prefix, message) in [
+        (
+            "https://client.example/oauth",
+            true,
+            "the callback \"https://client.example/oauth\" cannot be registered: it is not a prefix: its path must end with '/' and it has no query (https://app.example.com/oauth would also match https://app.example.com/oauth-evil)",
+        ),
+        (
+            "https://client.example/oauth/?a=1",
+            true,
+            "the callback \"https://client.example/oauth/?a=1\" cannot be registered: it is not a prefix: its path must end with '/' and it has no query (https://app.example.com/oauth would also match https://app.example.com/oauth-evil)",
+        ),
+        (
+            "javascript:alert(1)",
+            false,
+            "the callback \"javascript:alert(1)\" cannot be registered: it has a scheme a browser must not be sent to",
+        ),
+        (
+            "/done",
+            false,
+            "the callback \"/done\" cannot be registered: it is not an absolute URL",
+        ),
+        (
+            "https://client.example/done#x",
+            false,
+            "the callback \"https://client.example/done#x\" cannot be registered: it has a fragment, which would hide the verifier added to its query",
+        ),
+    ] {
+        let result = if prefix {
+            Callbacks::default().with_prefix(registered)
+        } else {
+            Callbacks::default().with_url(registered)
+        };
+        assert_eq!(result.unwrap_err().to_string(), message, "{registered}");
+    }
+    // A custom scheme, as mobile apps register.
+    let callbacks = Callbacks::default().with_url("myapp://oauth/done").unwrap();
+    assert!(callbacks.allows("myapp://oauth/done?state=1"));
+    assert!(!callbacks.allows("myapp://oauth/other"));
 }
