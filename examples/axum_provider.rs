@@ -6,20 +6,30 @@
 //! cargo run --features tower --example axum_provider -- 127.0.0.1:8080
 //! ```
 //!
-//! It prints the URL it listens on. The consumer is `demo-consumer` with the secret below; the
+//! It prints the URL it listens on. The consumer is `demo-consumer` with the secret below,
+//! registered with the callback `https://client.example/callback` (any query) and `oob`; the
 //! test user signs in on the authorization page as `test-user` / `test-password`.
 //! `scripts/interop` runs Python requests-oauthlib's `OAuth1Session` through the whole flow
-//! against it.
+//! against it, and the requests it must refuse.
 //!
-//! - `POST /oauth/request_token`: temporary credentials (§2.1);
+//! - `POST /oauth/request_token`: temporary credentials (§2.1), for a registered callback;
 //! - `GET /oauth/authorize?oauth_token=…`: the authorization page; `POST /oauth/authorize`
-//!   with `oauth_token`, `user` and `password` approves and redirects to the callback, or
-//!   shows the verifier for `oob` (§2.2);
+//!   with `oauth_token`, the page's `csrf` token, `user` and `password` approves and redirects
+//!   to the callback, or shows the verifier for `oob` (§2.2);
 //! - `POST /oauth/access_token`: token credentials (§2.3);
 //! - `GET /photos`: a resource, answering with whose photos they are.
+//!
+//! The approval is a state change made from the resource owner's browser, so the page guards
+//! it as any such form must: against cross-site request forgery, a token of the page's own that
+//! the approving POST must carry (another site can make the browser POST, but cannot read the
+//! page to learn the token); against clickjacking, `X-Frame-Options: DENY` and
+//! `Content-Security-Policy: frame-ancestors 'none'`, so that no other site can frame the page
+//! and trick a click on its button. A real provider signs its users in with a session cookie,
+//! which a forged POST would carry: that is what the token defends.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -29,40 +39,32 @@ use axum::routing::{get, post};
 use axum::{Extension, Router};
 use oauth1_signer::tower::{rejection, VerifyLayer};
 use oauth1_signer::verify::{
-    Issuer, MemoryCredentials, MemoryNonceStore, MemoryTemporaryStore, Verified, Verifier,
-    WithTemporary,
+    Callbacks, ConsumerCredential, Issuer, MemoryCredentials, MemoryNonceStore,
+    MemoryTemporaryStore, PublicOrigin, Verified, Verifier, VerifyError, WithTemporary,
 };
-use oauth1_signer::{Realm, Request};
+use oauth1_signer::{Nonce, Realm, Request, Secret};
+use subtle::ConstantTimeEq;
+use url::Url;
 
 type Store = WithTemporary<Arc<MemoryCredentials>, Arc<MemoryTemporaryStore>>;
 
 struct Provider {
     issuer: Issuer<Arc<MemoryCredentials>, Arc<MemoryNonceStore>, Arc<MemoryTemporaryStore>>,
-    origin: String,
+    origin: PublicOrigin,
     realm: Realm,
+    /// The anti-forgery token of each authorization page shown, by its temporary token.
+    forms: Mutex<HashMap<String, Secret>>,
 }
 
-/// The request as the client signed it: the public URL (this server's origin and the path),
-/// the method, the `Authorization` header and a form body.
-fn signed<'a>(
-    provider: &Provider,
-    method: &'a Method,
-    uri: &Uri,
-    headers: &'a HeaderMap,
-    body: &'a [u8],
-) -> Option<(Request<'a>, Option<&'a str>)> {
-    let path = uri.path_and_query().map_or("/", |p| p.as_str());
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let request = Request::new(method.as_str(), &format!("{}{path}", provider.origin))
-        .ok()?
-        .with_body(content_type, body);
-    let authorization = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    Some((request, authorization))
+/// The most authorization pages waiting for their POST; past it, the oldest are forgotten.
+const MAX_FORMS: usize = 10_000;
+
+/// The public URL the client signed: this server's origin and the path as received
+/// (`PublicOrigin::url` refuses a path a URL parser would rewrite, such as `/b/../a`, so that
+/// the path verified is the path routed).
+fn public_url(provider: &Provider, uri: &Uri) -> Result<Url, VerifyError> {
+    let target = uri.path_and_query().map_or("/", |p| p.as_str());
+    provider.origin.url(target, [])
 }
 
 fn bad_request(text: &str) -> Response {
@@ -86,9 +88,16 @@ async fn issue(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Some((request, authorization)) = signed(provider, &method, &uri, &headers, &body) else {
+    let url = match public_url(provider, &uri) {
+        Ok(url) => url,
+        Err(e) => return rejection(&e, &provider.realm),
+    };
+    let Ok(request) = Request::from_url(method.as_str(), &url) else {
         return bad_request("the request URL cannot be read");
     };
+    let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let request = request.with_body(text(header::CONTENT_TYPE).unwrap_or(""), &body);
+    let authorization = text(header::AUTHORIZATION);
     let answer = match endpoint {
         Endpoint::Temporary => {
             provider
@@ -128,33 +137,89 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The authorization page: which consumer asks, and a sign-in form that approves.
+/// The headers of every authorization page: no framing by other sites (clickjacking), no
+/// script, forms posted only here, and the page's URL (with its token) neither cached nor
+/// sent on as a referrer.
+const PAGE_HEADERS: [(header::HeaderName, &str); 5] = [
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (header::CACHE_CONTROL, "no-store"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+];
+
+/// The authorization page: which consumer asks, and a sign-in form that approves, carrying a
+/// fresh anti-forgery token that the POST must send back.
 async fn authorize_page(State(provider): State<Arc<Provider>>, uri: Uri) -> Response {
     let token = field(uri.query().unwrap_or("").as_bytes(), "oauth_token").unwrap_or_default();
-    match provider.issuer.pending(&token).await {
-        Ok(pending) => Html(format!(
-            "<form method=post action=/oauth/authorize>\
-             <p>{} asks to see your photos.</p>\
-             <input type=hidden name=oauth_token value=\"{}\">\
-             <input name=user> <input name=password type=password>\
-             <button>Sign in and approve</button></form>",
-            escape(&pending.consumer_key),
-            escape(&token)
-        ))
-        .into_response(),
-        Err(e) => bad_request(&e.to_string()),
+    let pending = match provider.issuer.pending(&token).await {
+        Ok(pending) => pending,
+        Err(e) => return bad_request(&e.to_string()),
+    };
+    let Ok(csrf) = Nonce::generate() else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "no random numbers").into_response();
+    };
+    {
+        let mut forms = provider
+            .forms
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if forms.len() >= MAX_FORMS {
+            forms.clear();
+        }
+        forms.insert(token.clone(), Secret::from(csrf.as_str()));
     }
+    let page = format!(
+        "<form method=post action=/oauth/authorize>\
+         <p>{} asks to see your photos.</p>\
+         <input type=hidden name=oauth_token value=\"{}\">\
+         <input type=hidden name=csrf value=\"{}\">\
+         <input name=user> <input name=password type=password>\
+         <button>Sign in and approve</button></form>",
+        escape(&pending.consumer_key),
+        escape(&token),
+        csrf.as_str()
+    );
+    (PAGE_HEADERS, Html(page)).into_response()
+}
+
+/// Whether the POST carries the anti-forgery token of the page shown for `token`.
+fn from_the_page(provider: &Provider, token: &str, csrf: &str) -> bool {
+    let forms = provider
+        .forms
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    forms
+        .get(token)
+        .is_some_and(|expected| bool::from(expected.expose().ct_eq(csrf.as_bytes())))
 }
 
 /// The test user signs in and approves: a redirect to the consumer's callback with the
 /// verifier, or the verifier shown for `oob`.
 async fn authorize(State(provider): State<Arc<Provider>>, body: Bytes) -> Response {
+    let token = field(&body, "oauth_token").unwrap_or_default();
+    let csrf = field(&body, "csrf").unwrap_or_default();
+    if !from_the_page(&provider, &token, &csrf) {
+        return (
+            StatusCode::FORBIDDEN,
+            "this approval was not sent from the authorization page: open it again",
+        )
+            .into_response();
+    }
     let user = field(&body, "user").unwrap_or_default();
     let password = field(&body, "password").unwrap_or_default();
     if (user.as_str(), password.as_str()) != ("test-user", "test-password") {
         return (StatusCode::FORBIDDEN, "wrong user or password").into_response();
     }
-    let token = field(&body, "oauth_token").unwrap_or_default();
+    // One approval per page.
+    (provider
+        .forms
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner))
+    .remove(&token);
     match provider.issuer.approve(&token, &user).await {
         Ok(approved) => match approved.redirect() {
             Some(url) => (StatusCode::FOUND, [(header::LOCATION, url.to_owned())]).into_response(),
@@ -186,8 +251,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(address).await?;
     let origin = format!("http://{}", listener.local_addr()?);
 
+    // The consumer's secret and the callbacks it registered: its own URL (any query) and oob.
+    let callbacks = Callbacks::default().with_url("https://client.example/callback")?;
     let mut credentials = MemoryCredentials::new();
-    credentials.add_consumer("demo-consumer", "demo consumer secret & ünïcode");
+    credentials.insert_consumer(
+        "demo-consumer",
+        ConsumerCredential::from_secret("demo consumer secret & ünïcode").with_callbacks(callbacks),
+    );
     // Shared by the token endpoints and the resources' verifier: the tokens the issuer saves
     // verify the next resource request, and temporary credentials are refused there.
     let credentials = Arc::new(credentials);
@@ -198,8 +268,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let provider = Arc::new(Provider {
         issuer: Issuer::new(Verifier::new(store(), Arc::clone(&nonces))),
-        origin: origin.clone(),
+        origin: PublicOrigin::Fixed(Url::parse(&origin)?),
         realm: Realm::new(origin.clone())?,
+        forms: Mutex::default(),
     });
     let resources = Router::new()
         .route("/photos", get(photos))

@@ -1,10 +1,13 @@
 """requests-oauthlib's OAuth1Session through the whole three-legged flow against
 examples/axum_provider.rs, then a resource request with the token credentials it got; and the
-requests the provider must refuse along the way.
+requests the provider must refuse along the way (a resource request with temporary
+credentials, forged approvals without the authorization page's token, a wrong password, a
+second exchange, a callback the consumer did not register).
 
 Usage: requests_provider_dance.py http://127.0.0.1:PORT
 """
 
+import re
 import sys
 import urllib.parse
 
@@ -21,17 +24,35 @@ def check(condition, what):
         sys.exit("requests-oauthlib dance: " + what)
 
 
+def page(base, token):
+    """The authorization page, with its anti-forgery token."""
+    shown = requests.get(base + "/oauth/authorize", params={"oauth_token": token})
+    check(shown.status_code == 200 and "demo-consumer asks" in shown.text,
+          "the authorization page: %d %s" % (shown.status_code, shown.text))
+    # No other site may frame it (clickjacking).
+    check(shown.headers.get("X-Frame-Options") == "DENY"
+          and "frame-ancestors 'none'" in shown.headers.get("Content-Security-Policy", ""),
+          "the authorization page may be framed: %r" % dict(shown.headers))
+    csrf = re.search(r'name=csrf value="([^"]+)"', shown.text)
+    check(csrf is not None, "the authorization page has no anti-forgery token: " + shown.text)
+    return csrf.group(1)
+
+
 def approve(base, token):
-    """The browser's part: the test user signs in on the authorization page and approves."""
-    page = requests.get(base + "/oauth/authorize", params={"oauth_token": token})
-    check(page.status_code == 200 and "demo-consumer asks" in page.text,
-          "the authorization page: %d %s" % (page.status_code, page.text))
+    """The browser's part: the test user signs in on the authorization page and approves; a
+    forged approval (another site's form, which cannot read the page's token) approves nothing."""
+    signed_in = {"oauth_token": token, "user": "test-user", "password": "test-password"}
+    for forged in [signed_in, dict(signed_in, csrf="guessed")]:
+        refused = requests.post(base + "/oauth/authorize", allow_redirects=False, data=forged)
+        check(refused.status_code == 403 and "not sent from the authorization page" in refused.text,
+              "a forged approval: %d %s" % (refused.status_code, refused.text))
+    # Nothing was approved: the page still asks.
+    csrf = page(base, token)
     wrong = requests.post(base + "/oauth/authorize", allow_redirects=False,
-                          data={"oauth_token": token, "user": "test-user", "password": "no"})
+                          data=dict(signed_in, csrf=csrf, password="no"))
     check(wrong.status_code == 403, "a wrong password approved: %d" % wrong.status_code)
     return requests.post(base + "/oauth/authorize", allow_redirects=False,
-                         data={"oauth_token": token, "user": "test-user",
-                               "password": "test-password"})
+                         data=dict(signed_in, csrf=csrf))
 
 
 def main(base):
@@ -78,6 +99,19 @@ def main(base):
         check(False, "the temporary credentials were exchanged twice")
     except TokenRequestDenied as e:
         check(e.status_code == 401, "a second exchange: %d" % e.status_code)
+
+    # A callback the consumer did not register: refused, so that whoever holds the consumer's
+    # secret cannot have a verifier sent to a callback of their own.
+    stranger = OAuth1Session(CONSUMER[0], client_secret=CONSUMER[1],
+                             callback_uri="https://evil.example/steal")
+    try:
+        stranger.fetch_request_token(base + "/oauth/request_token")
+        check(False, "an unregistered callback was accepted")
+    except TokenRequestDenied as e:
+        problem = urllib.parse.parse_qs(e.response.text)
+        check(e.status_code == 400 and problem.get("oauth_problem") == ["parameter_rejected"]
+              and problem.get("oauth_parameters_rejected") == ["oauth_callback"],
+              "an unregistered callback: %d %s" % (e.status_code, e.response.text))
 
     # oob: the verifier is shown to the user, who types it into the consumer.
     session = OAuth1Session(CONSUMER[0], client_secret=CONSUMER[1], callback_uri="oob")
