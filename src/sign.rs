@@ -23,6 +23,7 @@ use base64::Engine;
 use hmac::{Hmac, KeyInit, Mac};
 use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
+use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use crate::encode;
@@ -308,7 +309,9 @@ impl From<&PrivateKey> for PublicKey {
 }
 
 /// An `oauth_signature` value before percent-encoding: base64 for the HMAC and RSA methods,
-/// the signing key itself for PLAINTEXT, whose `Debug` is therefore redacted.
+/// the signing key itself for PLAINTEXT, whose `Debug` is therefore redacted. Two signatures
+/// compare equal in constant time (`subtle`), whatever their method: a comparison's duration
+/// tells nothing of where they first differ.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Signature {
     method: SignatureMethod,
@@ -326,9 +329,10 @@ enum Value {
     Heap(Zeroizing<String>),
 }
 
+/// Compared in constant time (for equal lengths): a PLAINTEXT signature is the signing key.
 impl PartialEq for Value {
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        bool::from(self.as_str().as_bytes().ct_eq(other.as_str().as_bytes()))
     }
 }
 
@@ -581,6 +585,31 @@ pub fn body_hash(method: SignatureMethod, body: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Equality compares the text whatever its storage (inline or on the heap), and any
+    /// difference, of a byte or of length, makes two signatures unequal.
+    #[test]
+    fn signatures_are_equal_exactly_when_their_text_is() {
+        let heap = |text: &str| Signature::new(SignatureMethod::Plaintext, text.to_owned().into());
+        let key = SigningKey::new(&Secret::from("kd94hf93k423kf44"), &Secret::default());
+        let made = sign_keyed(SignatureMethod::Plaintext, &key, None, None, b"").unwrap();
+        assert_eq!(made, heap("kd94hf93k423kf44&"));
+        for other in [
+            "kd94hf93k423kf44",
+            "kd94hf93k423kf44&&",
+            "Kd94hf93k423kf44&",
+            "",
+        ] {
+            assert_ne!(made, heap(other), "{other}");
+        }
+        let mac = KeyedMac::new(SignatureMethod::HmacSha1, key.expose());
+        let hmac = sign_keyed(SignatureMethod::HmacSha1, &key, mac.as_ref(), None, b"x").unwrap();
+        assert_eq!(hmac, hmac.clone());
+        assert_ne!(
+            hmac,
+            Signature::new(SignatureMethod::HmacSha1, "x".to_owned().into())
+        );
+    }
 
     #[test]
     fn method_names_round_trip_and_unknown_names_are_errors() {
