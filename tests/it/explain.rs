@@ -101,8 +101,8 @@ fn the_fixtures_cover_every_cause_three_times_alone_and_some_pairs() {
 
 #[test]
 fn cause_ids_are_those_of_the_shared_vocabulary() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/mismatch-causes.md");
-    let text = std::fs::read_to_string(&path).expect("../shared/mismatch-causes.md is readable");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mismatch-causes.md");
+    let text = std::fs::read_to_string(&path).expect("docs/mismatch-causes.md is readable");
     let ids: Vec<&str> = text
         .lines()
         .filter_map(|line| line.strip_prefix("| `"))
