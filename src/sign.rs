@@ -227,6 +227,10 @@ pub struct PublicKey {
     inner: std::sync::Arc<rsa::PublicKey>,
 }
 
+/// The fewest bits of an RSA public key a verifier accepts: smaller moduli can be factored.
+#[cfg(feature = "rsa")]
+pub const MIN_RSA_BITS: usize = 2048;
+
 #[cfg(feature = "rsa")]
 impl PublicKey {
     /// Reads a PKCS#1 (`-----BEGIN RSA PUBLIC KEY-----`) or `SubjectPublicKeyInfo`
@@ -242,10 +246,9 @@ impl PublicKey {
         let invalid = |reason: String| {
             // The rsa crate refuses moduli under 1024 bits as malformed: say why instead.
             match modulus_bits(pem) {
-                Some(bits) if bits < crate::verify::MIN_RSA_BITS => Error::InvalidPublicKey {
+                Some(bits) if bits < MIN_RSA_BITS => Error::InvalidPublicKey {
                     reason: format!(
-                        "the key has {bits} bits; a verifier accepts keys of {} bits or more",
-                        crate::verify::MIN_RSA_BITS
+                        "the key has {bits} bits; a verifier accepts keys of {MIN_RSA_BITS} bits or more"
                     ),
                 },
                 _ => Error::InvalidPublicKey { reason },

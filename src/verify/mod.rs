@@ -83,6 +83,9 @@ mod origin;
 mod policy;
 mod store;
 
+// The key policy lives beside `PublicKey`; named here too, where the verifier applies it.
+#[cfg(feature = "rsa")]
+pub use crate::sign::MIN_RSA_BITS;
 pub use callbacks::Callbacks;
 pub use diagnose::Diagnosis;
 pub use error::{Problem, Reason, VerifyError};
@@ -95,8 +98,6 @@ pub use macs::DEFAULT_MAC_CACHE;
 pub(crate) use origin::with_target;
 pub use origin::{received_url, ProxyHeaders, PublicOrigin};
 pub use policy::{BodyHashDigest, Limits, Policy};
-#[cfg(feature = "rsa")]
-pub use store::MIN_RSA_BITS;
 pub use store::{
     ConsumerCredential, CredentialStore, MemoryCredentials, MemoryNonceStore, NonceKey, NonceStore,
     StoreError, TokenCredential, TokenKind, TokenStore, DEFAULT_NONCE_CAPACITY,

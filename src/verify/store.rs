@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::fingerprint::{FingerprintKey, Fingerprinted};
 use super::Callbacks;
 use crate::encode;
+#[cfg(feature = "rsa")]
+use crate::sign::MIN_RSA_BITS;
 use crate::{Secret, Timestamp};
 
 /// An error of the application's credential or nonce store (a database that cannot be
@@ -71,10 +73,6 @@ impl fmt::Debug for ConsumerCredential {
         s.finish()
     }
 }
-
-/// The fewest bits of an RSA public key a verifier accepts.
-#[cfg(feature = "rsa")]
-pub const MIN_RSA_BITS: usize = 2048;
 
 impl ConsumerCredential {
     /// A consumer holding a shared secret.

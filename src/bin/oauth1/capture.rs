@@ -6,7 +6,6 @@ use std::io::Read;
 use oauth1_signer::capture::Capture;
 use oauth1_signer::encode::decode_form;
 
-use super::sign::{fill_from_header, fill_protocol};
 use super::SignArgs;
 
 /// The flags filled in from the capture of `--curl` or `--http`, and the `oauth_signature` it
@@ -172,4 +171,64 @@ pub(crate) fn each_har_entry<A: Clone>(
         0 => Ok(()),
         _ => Err(format!("{failed} of the {total} entries with OAuth failed")),
     }
+}
+
+/// The flags with the protocol parameters and realm of a parsed Authorization header, and its
+/// `oauth_signature`; `flag` and `place` name it in errors.
+pub(crate) fn fill_from_header(
+    args: SignArgs,
+    header: &oauth1_signer::header::Authorization,
+    flag: &str,
+    place: &str,
+) -> Result<(SignArgs, Option<String>), String> {
+    let realm = header.realm().map(str::to_owned);
+    fill_protocol(
+        args,
+        flag,
+        place,
+        |name| header.get(name).map(<[u8]>::to_vec),
+        realm,
+    )
+}
+
+/// The flags with the protocol parameters that `lookup` finds (decoded), and the
+/// `oauth_signature`; `flag` and `place` name where they come from in errors.
+pub(crate) fn fill_protocol(
+    mut args: SignArgs,
+    flag: &str,
+    place: &str,
+    lookup: impl Fn(&str) -> Option<Vec<u8>>,
+    realm: Option<String>,
+) -> Result<(SignArgs, Option<String>), String> {
+    let text = |name: &str| -> Result<Option<String>, String> {
+        lookup(name)
+            .map(|v| {
+                String::from_utf8(v)
+                    .map_err(|_| format!("{flag}: {name} is not UTF-8 once decoded"))
+            })
+            .transpose()
+    };
+    let required = |name: &str| -> Result<String, String> {
+        text(name)?.ok_or_else(|| format!("{flag}: {place} has no {name}"))
+    };
+    args.consumer_key = Some(required("oauth_consumer_key")?);
+    args.signature_method = required("oauth_signature_method")?;
+    args.nonce = Some(required("oauth_nonce")?);
+    args.timestamp = Some(required("oauth_timestamp")?);
+    args.token = text("oauth_token")?;
+    args.callback = text("oauth_callback")?;
+    args.verifier = text("oauth_verifier")?;
+    args.body_hash = lookup("oauth_body_hash").is_some();
+    args.realm = realm;
+    match text("oauth_version")?.as_deref() {
+        None => args.no_version = true,
+        Some("1.0") => {}
+        Some(other) => {
+            return Err(format!(
+                "{flag}: oauth_version is {other:?}: RFC 5849 knows only 1.0"
+            ))
+        }
+    }
+    let signature = lookup("oauth_signature").map(|v| String::from_utf8_lossy(&v).into_owned());
+    Ok((args, signature))
 }

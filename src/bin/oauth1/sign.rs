@@ -126,67 +126,7 @@ impl FromFlags {
 fn from_header(args: SignArgs, header: &str) -> Result<(SignArgs, Option<String>), String> {
     let parsed = oauth1_signer::header::Authorization::parse(header)
         .map_err(|e| format!("--authorization: {e}"))?;
-    fill_from_header(args, &parsed, "--authorization", "the header")
-}
-
-/// The flags with the protocol parameters and realm of a parsed Authorization header, and its
-/// `oauth_signature`; `flag` and `place` name it in errors.
-pub(crate) fn fill_from_header(
-    args: SignArgs,
-    header: &oauth1_signer::header::Authorization,
-    flag: &str,
-    place: &str,
-) -> Result<(SignArgs, Option<String>), String> {
-    let realm = header.realm().map(str::to_owned);
-    fill_protocol(
-        args,
-        flag,
-        place,
-        |name| header.get(name).map(<[u8]>::to_vec),
-        realm,
-    )
-}
-
-/// The flags with the protocol parameters that `lookup` finds (decoded), and the
-/// `oauth_signature`; `flag` and `place` name where they come from in errors.
-pub(crate) fn fill_protocol(
-    mut args: SignArgs,
-    flag: &str,
-    place: &str,
-    lookup: impl Fn(&str) -> Option<Vec<u8>>,
-    realm: Option<String>,
-) -> Result<(SignArgs, Option<String>), String> {
-    let text = |name: &str| -> Result<Option<String>, String> {
-        lookup(name)
-            .map(|v| {
-                String::from_utf8(v)
-                    .map_err(|_| format!("{flag}: {name} is not UTF-8 once decoded"))
-            })
-            .transpose()
-    };
-    let required = |name: &str| -> Result<String, String> {
-        text(name)?.ok_or_else(|| format!("{flag}: {place} has no {name}"))
-    };
-    args.consumer_key = Some(required("oauth_consumer_key")?);
-    args.signature_method = required("oauth_signature_method")?;
-    args.nonce = Some(required("oauth_nonce")?);
-    args.timestamp = Some(required("oauth_timestamp")?);
-    args.token = text("oauth_token")?;
-    args.callback = text("oauth_callback")?;
-    args.verifier = text("oauth_verifier")?;
-    args.body_hash = lookup("oauth_body_hash").is_some();
-    args.realm = realm;
-    match text("oauth_version")?.as_deref() {
-        None => args.no_version = true,
-        Some("1.0") => {}
-        Some(other) => {
-            return Err(format!(
-                "{flag}: oauth_version is {other:?}: RFC 5849 knows only 1.0"
-            ))
-        }
-    }
-    let signature = lookup("oauth_signature").map(|v| String::from_utf8_lossy(&v).into_owned());
-    Ok((args, signature))
+    super::capture::fill_from_header(args, &parsed, "--authorization", "the header")
 }
 
 pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
