@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::encode::{self, Counted, DecodeError};
+use crate::grammar::{is_control, is_ows, is_tchar, skip_ows};
 use crate::Error;
 
 /// The `realm` of the Authorization header (RFC 2617 §1.2), written as a quoted string. It is
@@ -516,57 +517,6 @@ fn read_quoted(
         i += 1;
     }
 }
-
-/// A control character, which a quoted value may not hold (a tab it may).
-#[allow(clippy::needless_bitwise_bool)] // no branches, so that a chunk's test is vectorized
-pub(crate) fn is_control(c: u8) -> bool {
-    ((c < 0x20) & (c != b'\t')) | (c == 0x7f)
-}
-
-fn is_ows(b: u8) -> bool {
-    b == b' ' || b == b'\t'
-}
-
-fn skip_ows(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && is_ows(b[i]) {
-        i += 1;
-    }
-    i
-}
-
-/// An RFC 9110 `tchar`: the characters of a token (a method, a header parameter's name).
-pub(crate) fn is_tchar(b: u8) -> bool {
-    TCHAR[usize::from(b)]
-}
-
-static TCHAR: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        #[allow(clippy::cast_possible_truncation)] // i < 256
-        let b = i as u8;
-        table[i] = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'!' | b'#'
-                    | b'$'
-                    | b'%'
-                    | b'&'
-                    | b'\''
-                    | b'*'
-                    | b'+'
-                    | b'-'
-                    | b'.'
-                    | b'^'
-                    | b'_'
-                    | b'`'
-                    | b'|'
-                    | b'~'
-            );
-        i += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {

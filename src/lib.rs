@@ -90,6 +90,7 @@ pub mod encode;
 mod error;
 pub mod explain;
 pub mod flow;
+mod grammar;
 pub mod header;
 #[cfg(feature = "http")]
 pub mod http;

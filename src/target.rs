@@ -28,7 +28,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::header::is_tchar;
+use crate::grammar::is_tchar;
 use crate::Error;
 
 /// The `Content-Type` whose body's parameters are signed.

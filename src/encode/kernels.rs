@@ -112,7 +112,7 @@ pub(crate) fn count_byte(bytes: &[u8], byte: u8) -> usize {
 }
 
 /// The length of the leading run of a quoted string's content that needs no care: no `"`,
-/// no `\\`, no control byte (`crate::header::is_control`). Eight bytes at a time as a word,
+/// no `\\`, no control byte (`crate::grammar::is_control`). Eight bytes at a time as a word,
 /// the stops found by exact arithmetic on it.
 pub(crate) fn plain_quoted_len(bytes: &[u8]) -> usize {
     let stops = |word: u64| {
@@ -658,7 +658,7 @@ pub(super) mod naive {
     pub(in super::super) fn plain_quoted_len(bytes: &[u8]) -> usize {
         bytes
             .iter()
-            .position(|&c| c == b'"' || c == b'\\' || crate::header::is_control(c))
+            .position(|&c| c == b'"' || c == b'\\' || crate::grammar::is_control(c))
             .unwrap_or(bytes.len())
     }
 

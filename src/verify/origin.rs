@@ -3,7 +3,7 @@
 use url::Url;
 
 use super::VerifyError;
-use crate::header::is_tchar;
+use crate::grammar::{is_tchar, skip_ows};
 
 /// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
 /// is what it signed.
@@ -270,12 +270,7 @@ fn parse_forwarded(value: &str) -> Result<Vec<Element>, VerifyError> {
             value.escape_default()
         ))
     };
-    let skip_ows = |mut i: usize| {
-        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-            i += 1;
-        }
-        i
-    };
+    let skip_ows = |i: usize| skip_ows(b, i);
     let mut elements = vec![Element::default()];
     let mut seen: Vec<String> = Vec::new();
     let mut i = skip_ows(0);
