@@ -22,37 +22,39 @@ pub struct Credentials<K: Kind> {
 
 /// The client credentials (§1.1): `oauth_consumer_key` and the consumer secret. The secret may
 /// be empty (the RSA methods do not use it).
-pub type Consumer = Credentials<ClientKind>;
+pub type Consumer = Credentials<OfConsumer>;
 
 /// Temporary or token credentials (§1.1): `oauth_token` and the token secret.
-pub type Token = Credentials<TokenKind>;
+pub type Token = Credentials<OfToken>;
 
-/// The kind of [`Credentials`]: [`ClientKind`] or [`TokenKind`].
+/// The kind of [`Credentials`]: [`OfConsumer`] or [`OfToken`].
 pub trait Kind: sealed::Sealed {
     /// The name `Debug` shows: `Consumer` or `Token`.
     const NAME: &'static str;
 }
 
-/// The kind of the client credentials, [`Consumer`].
+/// The kind of the client credentials, [`Consumer`] (a type-level tag, never a value).
 #[derive(Debug)]
-pub enum ClientKind {}
+pub enum OfConsumer {}
 
-/// The kind of temporary and token credentials, [`Token`].
+/// The kind of temporary and token credentials, [`Token`] (a type-level tag, never a value;
+/// whether a token is temporary or token credentials is
+/// [`verify::TokenKind`](crate::verify::TokenKind)).
 #[derive(Debug)]
-pub enum TokenKind {}
+pub enum OfToken {}
 
-impl Kind for ClientKind {
+impl Kind for OfConsumer {
     const NAME: &'static str = "Consumer";
 }
 
-impl Kind for TokenKind {
+impl Kind for OfToken {
     const NAME: &'static str = "Token";
 }
 
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for super::ClientKind {}
-    impl Sealed for super::TokenKind {}
+    impl Sealed for super::OfConsumer {}
+    impl Sealed for super::OfToken {}
 }
 
 impl<K: Kind> Credentials<K> {

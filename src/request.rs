@@ -450,7 +450,7 @@ impl Signer {
             (name::NONCE, Some(nonce.value())),
             (
                 name::SIGNATURE_METHOD,
-                Some(Value::Unreserved(self.method.unreserved_name())),
+                Some(Value::Unreserved(self.method.as_unreserved())),
             ),
             (name::TIMESTAMP, Some(unchecked(timestamp))),
             (name::TOKEN, self.token.as_ref().map(Token::key_value)),

@@ -72,18 +72,22 @@ impl SignatureMethod {
         }
     }
 
-    /// The name with the proof that it is its own encoding, made when the program is
-    /// compiled.
-    pub(crate) fn unreserved_name(self) -> crate::encode::Unreserved<'static> {
+    /// [`as_str`](Self::as_str) with the proof that it is its own encoding, checked when the
+    /// program is compiled, for every method.
+    pub(crate) fn as_unreserved(self) -> crate::encode::Unreserved<'static> {
         use crate::encode::Unreserved;
-        match self {
-            SignatureMethod::HmacSha1 => const { Unreserved::literal("HMAC-SHA1") },
-            SignatureMethod::HmacSha256 => const { Unreserved::literal("HMAC-SHA256") },
-            SignatureMethod::HmacSha512 => const { Unreserved::literal("HMAC-SHA512") },
-            SignatureMethod::Plaintext => const { Unreserved::literal("PLAINTEXT") },
-            SignatureMethod::RsaSha1 => const { Unreserved::literal("RSA-SHA1") },
-            SignatureMethod::RsaSha256 => const { Unreserved::literal("RSA-SHA256") },
-        }
+        const NAMES: [Unreserved<'static>; 6] = {
+            let mut names = [Unreserved::literal(""); 6];
+            let mut i = 0;
+            while i < SignatureMethod::ALL.len() {
+                // The table is indexed by the method's discriminant.
+                assert!(SignatureMethod::ALL[i] as usize == i, "ALL in declaration order");
+                names[i] = Unreserved::literal(SignatureMethod::ALL[i].as_str());
+                i += 1;
+            }
+            names
+        };
+        NAMES[self as usize]
     }
 
     /// Whether the method signs with an RSA private key rather than the shared secrets.
