@@ -348,8 +348,9 @@ impl Eq for Value {}
 impl Value {
     fn as_str(&self) -> &str {
         match self {
-            // base64 is ASCII.
-            Value::Inline(bytes, len) => std::str::from_utf8(&bytes[..*len]).unwrap_or_default(),
+            Value::Inline(bytes, len) => {
+                std::str::from_utf8(&bytes[..*len]).expect("an inline signature is base64, ASCII")
+            }
             Value::Heap(text) => text,
         }
     }

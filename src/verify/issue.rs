@@ -356,7 +356,8 @@ pub struct Pending {
 /// The resource owner's approval, given: where to send them, or the verifier to show them.
 #[derive(Clone)]
 pub struct Approved {
-    verifier: Secret,
+    /// Text: letters and digits (`Nonce::generate`). Wiped on drop.
+    verifier: zeroize::Zeroizing<String>,
     redirect: Option<String>,
 }
 
@@ -364,7 +365,7 @@ impl fmt::Debug for Approved {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The redirect holds the verifier.
         f.debug_struct("Approved")
-            .field("verifier", &self.verifier)
+            .field("verifier", &"..")
             .field("redirect", &self.redirect.as_ref().map(|_| ".."))
             .finish()
     }
@@ -383,8 +384,7 @@ impl Approved {
     /// callback (`oob`).
     #[must_use]
     pub fn verifier(&self) -> &str {
-        // Made of ASCII letters and digits (`Nonce::generate`).
-        std::str::from_utf8(self.verifier.expose()).unwrap_or_default()
+        &self.verifier
     }
 }
 
@@ -669,7 +669,7 @@ where
             url
         });
         Ok(Approved {
-            verifier: Secret::from(verifier.as_str()),
+            verifier: zeroize::Zeroizing::new(verifier.as_str().to_owned()),
             redirect,
         })
     }
