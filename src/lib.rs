@@ -68,8 +68,9 @@
 //! - `tower`: [`tower::VerifyLayer`], a `tower` layer that verifies incoming requests for an
 //!   `axum` or `hyper` server and hands the [`Verified`](verify::Verified) identity to the
 //!   handler.
-//! - `cli`: the `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`,
-//!   `oauth1 encode`).
+//!
+//! The `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`,
+//! `oauth1 authorize`, `oauth1 send`, `oauth1 encode`) is its own package, `oauth1-cli`.
 //!
 //! # Secrets
 //!
@@ -79,12 +80,6 @@
 //! signature (which is the key).
 
 pub mod base_string;
-#[cfg(feature = "cases")]
-#[doc(hidden)]
-pub mod capture;
-#[cfg(feature = "cases")]
-#[doc(hidden)]
-pub mod cases;
 pub mod credentials;
 pub mod encode;
 mod error;

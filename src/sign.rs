@@ -81,7 +81,10 @@ impl SignatureMethod {
             let mut i = 0;
             while i < SignatureMethod::ALL.len() {
                 // The table is indexed by the method's discriminant.
-                assert!(SignatureMethod::ALL[i] as usize == i, "ALL in declaration order");
+                assert!(
+                    SignatureMethod::ALL[i] as usize == i,
+                    "ALL in declaration order"
+                );
                 names[i] = Unreserved::literal(SignatureMethod::ALL[i].as_str());
                 i += 1;
             }

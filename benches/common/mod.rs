@@ -1,7 +1,7 @@
 //! The signing workloads, loaded from the fixtures and checked against their published or
 //! independently computed signatures: shared by the benchmarks.
 
-use oauth1_signer::cases::Case;
+use oauth1_cases::Case;
 use oauth1_signer::encode::decode_form;
 use oauth1_signer::verify::MemoryCredentials;
 use oauth1_signer::{Consumer, Nonce, Request, RequestParts, Signer, Timestamp, Token};

@@ -10,7 +10,7 @@ use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Reason,
 use oauth1_signer::{Consumer, Nonce, Request, SignatureMethod, Signer, Timestamp, Token};
 
 /// The command line's own code for a `sign --jsonl` line.
-use oauth1_signer::cases as case;
+use oauth1_cases as case;
 
 const CONSUMER: &str = "fuzz-consumer";
 const CONSUMER_SECRET: &str = "consumer-secret-7f3a9c";
@@ -485,7 +485,7 @@ pub fn explain(data: &[u8]) {
 /// `Capture::from_curl` on arbitrary text: never a panic; a command it reads, written back as
 /// a plain curl command (every word single-quoted), reads back to the same request.
 pub fn capture_curl(data: &[u8]) {
-    use oauth1_signer::capture::Capture;
+    use oauth1_capture::Capture;
 
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -519,7 +519,7 @@ pub fn capture_curl(data: &[u8]) {
 /// `Capture::from_http` on arbitrary bytes: never a panic; what it reads has an absolute URL,
 /// and a body no longer than the input (and as long as `Content-Length` says, when it says).
 pub fn capture_http(data: &[u8]) {
-    use oauth1_signer::capture::Capture;
+    use oauth1_capture::Capture;
 
     let Ok(capture) = Capture::from_http(data, "https") else {
         return;
@@ -534,7 +534,7 @@ pub fn capture_http(data: &[u8]) {
 /// `Capture::from_har` on arbitrary text: never a panic; the entries it gives are numbered in
 /// order within the file, and picking one gives that one alone.
 pub fn capture_har(data: &[u8]) {
-    use oauth1_signer::capture::Capture;
+    use oauth1_capture::Capture;
 
     let Ok(text) = std::str::from_utf8(data) else {
         return;

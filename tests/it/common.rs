@@ -1,16 +1,17 @@
-//! The fixtures in the request-case format (read with the crate's own definition,
-//! `oauth1_signer::cases`), and comparing Authorization headers as sets of parameters.
+//! The fixtures in the request-case format (read with the tools' own definition,
+//! `oauth1_cases`), and comparing Authorization headers as sets of parameters. Shared by the
+//! tests of the signing core and of the command line (`crates/oauth1-cli`).
 
-#![allow(dead_code)] // each test module uses part of it
+#![allow(dead_code, unused_imports)] // each test crate and module uses part of it
 
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
-use oauth1_signer::cases::{self, Expected};
+use oauth1_cases::{self as cases, Expected};
 use oauth1_signer::{Error, Request};
 use serde::Deserialize;
 
-pub use oauth1_signer::cases::signer_of as signer;
+pub use oauth1_cases::signer_of as signer;
 
 /// A fixture's case with what it expects, every field of `expected` known (a misspelt field is
 /// an error, not a check skipped).
@@ -45,8 +46,15 @@ pub fn request(case: &cases::Case) -> Result<Request<'_>, Error> {
     cases::request_of(case, case.body.as_deref().unwrap_or("").as_bytes())
 }
 
+/// The repository's `fixtures/`, from the core's tests or from a crate under `crates/`.
 pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = package.join("fixtures");
+    if here.is_dir() {
+        here
+    } else {
+        package.join("../../fixtures")
+    }
 }
 
 /// Every case file in `fixtures/` (all `*.json` but the percent-encoding table), sorted.

@@ -2,7 +2,7 @@
 //! mistakes (the explain fixtures, whose expected causes come from `fixtures/explain_cases.py`),
 //! and a budget that holds under a burst.
 
-use oauth1_signer::cases::{request_of, Case, Held};
+use oauth1_cases::{request_of, Case, Held};
 use oauth1_signer::verify::{Diagnosis, MemoryNonceStore, Policy, Reason, Verifier, VerifyError};
 use oauth1_signer::Timestamp;
 use serde::Deserialize;

@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{case_files, fixtures_dir, header_parts, read_cases, Case};
-use oauth1_signer::cases::sign_case;
+use oauth1_cases::sign_case;
 use oauth1_signer::encode::{decode, encode};
 use oauth1_signer::Error;
 

@@ -5,10 +5,6 @@ mod common;
 
 mod allocations;
 mod bad_input;
-mod cli;
-mod cli_authorize;
-mod cli_capture;
-mod cli_send;
 mod diagnose;
 mod explain;
 mod fixtures;
@@ -16,6 +12,8 @@ mod http;
 mod interop;
 mod interop_provider;
 mod issue;
+#[cfg(all(feature = "reqwest", feature = "tower"))]
+mod loopback_provider;
 mod parts;
 mod paths;
 mod properties;

@@ -1303,7 +1303,7 @@ fn a_changed_secret_takes_effect_at_once() {
 /// chooses which a server takes.
 #[test]
 fn the_body_hash_digest_is_the_servers_choice() {
-    use oauth1_signer::cases::VerifyLine;
+    use oauth1_cases::VerifyLine;
     use oauth1_signer::verify::BodyHashDigest;
 
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/verify.json");

@@ -1,7 +1,7 @@
 //! `oauth1 sign`: a request from the flags, signed, every stage shown on request; and
 //! `oauth1 sign --jsonl`, request cases in, results out.
 
-use oauth1_signer::cases::answer;
+use oauth1_cases::answer;
 use oauth1_signer::{
     BodyHash, Error, Nonce, Request, SignatureMethod, Signed, Signer, Timestamp, Token, Version,
 };

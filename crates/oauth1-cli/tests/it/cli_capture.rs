@@ -2,7 +2,6 @@
 //! raw HTTP requests. The oracle is the JSON Lines interface given the same request field by
 //! field; the captures are written here from the formats' documentation (Chrome's and
 //! Firefox's "Copy as cURL", curl's own flags, RFC 9112 for the raw request).
-#![cfg(feature = "cli")]
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -11,7 +10,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 fn fixtures() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
 /// Runs `oauth1` with `args`, the secrets in the environment and `stdin`; (exit ok, stdout,

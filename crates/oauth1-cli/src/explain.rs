@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::sign::{sign_verbose, FromFlags};
 use super::{each_line, ExplainArgs};
-use oauth1_signer::cases::{json_object, request_of, signer_of, Case, ObservedField};
+use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
 use oauth1_signer::{Request, Signer, Timestamp};
 
 /// Explains a case against what the other side produced.

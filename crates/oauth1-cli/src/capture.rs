@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use oauth1_signer::capture::Capture;
+use oauth1_capture::Capture;
 use oauth1_signer::encode::decode_form;
 
 use super::SignArgs;

@@ -1,11 +1,10 @@
-//! The request-case format (`docs/request-cases.md`), defined once: request cases, verify
-//! lines and what the fixtures expect of them, and the answer to one `oauth1 sign --jsonl`
-//! line. The command line, the tests, the benchmarks and the fuzz targets all read it from
-//! here. Hidden from the documentation and behind the `cases` feature: it is the tools'
-//! format, not the library's API.
+//! The request-case format of the `oauth1-signer` tools (`docs/request-cases.md` in its
+//! repository), defined once: request cases, verify lines and what the fixtures expect of
+//! them, and the answer to one `oauth1 sign --jsonl` line. The command line, the tests, the
+//! benchmarks and the fuzz targets all read it from here.
 
-use crate::verify::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
-use crate::{
+use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
+use oauth1_signer::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Token,
     Version,
 };
@@ -18,33 +17,51 @@ use serde::{Deserialize, Serialize};
 pub struct Case {
     // Required by the format; the result line takes the name from the raw JSON, so that a
     // line that is not a valid case is still answered with its name.
+    /// The line's name, echoed in its answer.
     pub name: String,
+    /// The HTTP method.
     pub method: String,
+    /// The absolute URL, query included, as sent.
     pub url: String,
+    /// The body, as text; none when absent.
     #[serde(default)]
     pub body: Option<String>,
+    /// The body's `Content-Type`; its parameters are signed only for a form.
     #[serde(default)]
     pub content_type: Option<String>,
+    /// `oauth_consumer_key`.
     pub consumer_key: String,
+    /// The consumer secret.
     pub consumer_secret: String,
+    /// `oauth_token`, if any.
     #[serde(default)]
     pub token: Option<String>,
+    /// The token secret, if any.
     #[serde(default)]
     pub token_secret: Option<String>,
+    /// `oauth_signature_method`; `HMAC-SHA1` when absent.
     #[serde(default)]
     pub signature_method: Option<String>,
+    /// The RSA private key (PEM) of the RSA methods.
     #[serde(default)]
     pub private_key_pem: Option<String>,
+    /// `oauth_nonce`.
     pub nonce: String,
+    /// `oauth_timestamp`, as text.
     pub timestamp: String,
+    /// `oauth_version`: sent as `1.0` when absent, left out when `null`.
     #[serde(default)]
     pub version: VersionField,
+    /// `oauth_callback`, for a temporary credential request.
     #[serde(default)]
     pub callback: Option<String>,
+    /// `oauth_verifier`, for a token request.
     #[serde(default)]
     pub verifier: Option<String>,
+    /// The `realm` of the Authorization header.
     #[serde(default)]
     pub realm: Option<String>,
+    /// Whether `oauth_body_hash` is sent.
     #[serde(default)]
     pub body_hash: bool,
     /// Explain lines: what the other side produced.
@@ -62,6 +79,10 @@ pub struct Case {
 impl Case {
     /// The case's `expected`, every field known (a misspelt one is an error); empty when
     /// absent.
+    ///
+    /// # Errors
+    ///
+    /// serde's, for an `expected` that is not of the format.
     pub fn expected(&self) -> Result<Expected, serde_json::Error> {
         self.expected
             .as_ref()
@@ -73,12 +94,16 @@ impl Case {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
+    /// The signature base string.
     #[serde(default)]
     pub base_string: Option<String>,
+    /// The signature (`oauth_signature` before percent-encoding).
     #[serde(default)]
     pub signature: Option<String>,
+    /// The `Authorization` header value.
     #[serde(default)]
     pub authorization: Option<String>,
+    /// Whether signing must fail.
     #[serde(default)]
     pub error: bool,
     /// The exact message of an expected error.
@@ -98,9 +123,12 @@ pub struct Expected {
 /// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.
 #[derive(Default)]
 pub enum VersionField {
+    /// Absent: `1.0` is sent.
     #[default]
     Absent,
+    /// `null`: left out.
     Null,
+    /// This text is sent.
     Value(String),
 }
 
@@ -110,14 +138,22 @@ impl<'de> Deserialize<'de> for VersionField {
     }
 }
 
+/// What signing a case gives.
 #[derive(Serialize)]
 pub struct Outcome {
+    /// The signature base string.
     pub base_string: String,
+    /// The signature.
     pub signature: String,
+    /// The `Authorization` header value.
     pub authorization: String,
 }
 
 /// Signs a case with the library's public API.
+///
+/// # Errors
+///
+/// The library's, for what it cannot sign.
 pub fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
     let done = signer_of(case)?.sign(
         &request_of(case, body)?,
@@ -132,6 +168,10 @@ pub fn sign_case(case: &Case, body: &[u8]) -> Result<Outcome, Error> {
 }
 
 /// The signer a case describes.
+///
+/// # Errors
+///
+/// The library's, for a signature method or a private key it cannot take.
 pub fn signer_of(case: &Case) -> Result<Signer, Error> {
     let method: SignatureMethod = case
         .signature_method
@@ -163,7 +203,7 @@ pub fn signer_of(case: &Case) -> Result<Signer, Error> {
         // names the missing feature.
         #[cfg(feature = "rsa")]
         {
-            signer = signer.with_private_key(crate::PrivateKey::from_pem(pem)?);
+            signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem)?);
         }
         #[cfg(not(feature = "rsa"))]
         let _ = pem;
@@ -172,6 +212,10 @@ pub fn signer_of(case: &Case) -> Result<Signer, Error> {
 }
 
 /// The request a case describes, with `body`.
+///
+/// # Errors
+///
+/// The library's, for a method or URL it cannot take.
 pub fn request_of<'a>(case: &'a Case, body: &'a [u8]) -> Result<Request<'a>, Error> {
     let mut request = Request::new(&case.method, &case.url)?
         .with_body(case.content_type.as_deref().unwrap_or(""), body);
@@ -195,6 +239,10 @@ struct ResultLine<'a> {
 
 /// Reads one line of a JSON Lines stream, which must be a JSON object; the error is the
 /// message to answer the line with.
+///
+/// # Errors
+///
+/// That message, for a line that is not JSON or not an object.
 pub fn json_object(line: &str) -> Result<serde_json::Value, String> {
     let value: serde_json::Value =
         serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
@@ -244,8 +292,10 @@ fn to_json(line: &ResultLine<'_>) -> String {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ObservedField {
+    /// The signature the other side computed.
     #[serde(default)]
     pub signature: Option<String>,
+    /// The base string the other side built (many servers echo theirs in a 401).
     #[serde(default)]
     pub base_string: Option<String>,
 }
@@ -255,23 +305,33 @@ pub struct ObservedField {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VerifyLine {
+    /// The line's name, echoed in its answer.
     pub name: String,
+    /// The HTTP method.
     pub method: String,
+    /// The absolute URL, query included, as sent.
     pub url: String,
+    /// The body, as text; none when absent.
     #[serde(default)]
     pub body: Option<String>,
+    /// The body's `Content-Type`; its parameters are signed only for a form.
     #[serde(default)]
     pub content_type: Option<String>,
+    /// The received `Authorization` header, if any.
     #[serde(default)]
     pub authorization: Option<String>,
+    /// The consumer secret.
     #[serde(default)]
     pub consumer_secret: Option<String>,
+    /// The token secret, if any.
     #[serde(default)]
     pub token_secret: Option<String>,
     /// This project's extension: the consumer's RSA public key, for the RSA methods.
     #[serde(default)]
     pub public_key_pem: Option<String>,
+    /// The server's clock, in seconds since 1970.
     pub now: u64,
+    /// The timestamp window, seconds either side of `now`; the library's default when absent.
     #[serde(default)]
     pub timestamp_window: Option<u64>,
     /// Where the expected verdict comes from.
@@ -284,6 +344,10 @@ pub struct VerifyLine {
 
 impl VerifyLine {
     /// The line's `expected`, every field known; empty when absent.
+    ///
+    /// # Errors
+    ///
+    /// serde's, for an `expected` that is not of the format.
     pub fn expected(&self) -> Result<VerifyExpected, serde_json::Error> {
         self.expected
             .as_ref()
@@ -291,6 +355,10 @@ impl VerifyLine {
     }
 
     /// What the server holds for this line.
+    ///
+    /// # Errors
+    ///
+    /// The message for a public key that cannot be read or held.
     pub fn held(&self) -> Result<Held, String> {
         Held::new(
             self.consumer_secret.as_deref(),
@@ -300,6 +368,10 @@ impl VerifyLine {
     }
 
     /// The received request, with `body`.
+    ///
+    /// # Errors
+    ///
+    /// The library's, for a method or URL it cannot take.
     pub fn request<'a>(&'a self, body: &'a [u8]) -> Result<Request<'a>, Error> {
         Ok(Request::new(&self.method, &self.url)?
             .with_body(self.content_type.as_deref().unwrap_or(""), body))
@@ -310,8 +382,10 @@ impl VerifyLine {
 #[derive(Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VerifyExpected {
+    /// Whether the request verifies.
     #[serde(default)]
     pub valid: Option<bool>,
+    /// The failed check's reason id, when it does not.
     #[serde(default)]
     pub reason: Option<String>,
     /// A line the server cannot take (a public key under 2048 bits), and the message.
@@ -329,6 +403,11 @@ pub struct Held {
 
 impl Held {
     /// The credentials of a verify line or of `oauth1 verify`'s flags.
+    ///
+    /// # Errors
+    ///
+    /// The message for a public key that cannot be read or held, or without the `rsa`
+    /// feature.
     pub fn new(
         consumer_secret: Option<&str>,
         token_secret: Option<&str>,
@@ -338,7 +417,7 @@ impl Held {
         if let Some(pem) = public_key_pem {
             #[cfg(feature = "rsa")]
             {
-                let key = crate::PublicKey::from_pem(pem).map_err(|e| e.to_string())?;
+                let key = oauth1_signer::PublicKey::from_pem(pem).map_err(|e| e.to_string())?;
                 consumer = Some(
                     match consumer {
                         Some(consumer) => consumer.with_public_key(key),
@@ -361,8 +440,7 @@ impl Held {
 }
 
 /// The answer to a public key without the `rsa` feature.
-pub const NO_RSA: &str =
-    "a public key needs the rsa feature: cargo install oauth1-signer --features cli,rsa";
+pub const NO_RSA: &str = "a public key needs the rsa feature: cargo install oauth1-cli";
 
 impl CredentialStore for Held {
     async fn consumer(&self, _: &str) -> Result<Option<ConsumerCredential>, StoreError> {

@@ -1,6 +1,6 @@
 //! `oauth1 verify`: a received request checked as a server checks it.
 
-use oauth1_signer::cases::{json_object, Held, VerifyLine};
+use oauth1_cases::{json_object, Held, VerifyLine};
 use oauth1_signer::verify::{
     received_url, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
 };
@@ -207,7 +207,7 @@ fn invalid(e: &VerifyError) -> Result<(), String> {
 }
 
 /// The flags of a received request taken from its capture.
-fn received(args: &mut VerifyArgs, capture: oauth1_signer::capture::Capture) {
+fn received(args: &mut VerifyArgs, capture: oauth1_capture::Capture) {
     args.authorization = capture.header("authorization").map(str::to_owned);
     let content_type = capture.header("content-type").map(str::to_owned);
     args.request

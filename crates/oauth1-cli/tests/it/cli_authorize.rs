@@ -1,13 +1,12 @@
 //! `oauth1 authorize` against the loopback provider of `provider.rs`: the test plays the
 //! browser, opening the URL the command prints and following the provider's redirect to the
 //! command's loopback callback; or, out of band, typing the verifier the provider shows.
-#![cfg(all(feature = "cli", feature = "tower"))]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::provider::{provider, CONSUMER, TEMPORARY, TOKEN, VERIFIER};
+use crate::loopback_provider::{provider, CONSUMER, TEMPORARY, TOKEN, VERIFIER};
 
 fn authorize(origin: &str, extra: &[&str]) -> Child {
     authorize_at(origin, "/initiate", extra)

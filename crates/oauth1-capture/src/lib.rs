@@ -1,11 +1,12 @@
 //! Requests as debugging tools capture them, read back into method, URL, headers and body: a
-//! `curl` command line as browsers and Postman copy it, and a raw HTTP/1.1 request as proxies
-//! (mitmproxy, Burp, Charles) dump it. For the command line's `--curl` and `--http`; hidden,
-//! not part of the documented API.
+//! `curl` command line as browsers and Postman copy it, a raw HTTP/1.1 request as proxies
+//! (mitmproxy, Burp, Charles) dump it, and the entries of a HAR file. What the `oauth1`
+//! command line's `--curl`, `--http` and `--har` read, so that a mismatched signature can be
+//! explained from what the other side actually sent.
 
 use std::fmt;
 
-use crate::encode;
+use oauth1_signer::encode;
 
 /// A captured request: what a server received, before any OAuth processing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,8 +35,7 @@ impl Capture {
     /// signed.
     #[must_use]
     pub fn has_form_body(&self) -> bool {
-        self.header("content-type")
-            .is_some_and(crate::target::is_form)
+        self.header("content-type").is_some_and(is_form)
     }
 
     /// The `Authorization` header if it is an OAuth one.
@@ -860,4 +860,11 @@ fn har_capture(request: HarRequest) -> Capture {
         headers,
         body,
     }
+}
+
+/// Whether a Content-Type is `application/x-www-form-urlencoded` (any letter case, parameters
+/// allowed), as the signer decides it: a request with that body signs its parameters.
+fn is_form(content_type: &str) -> bool {
+    oauth1_signer::Request::new("POST", "http://h/")
+        .is_ok_and(|request| request.with_body(content_type, b"").has_form_body())
 }

@@ -169,7 +169,7 @@ struct SignArgs {
     entry: Option<usize>,
     /// A request already captured (an entry of --har), and its label.
     #[arg(skip)]
-    captured: Option<(String, oauth1_signer::capture::Capture)>,
+    captured: Option<(String, oauth1_capture::Capture)>,
 
     /// oauth_consumer_key.
     #[arg(long, required_unless_present_any = ["jsonl", "authorization", "curl", "http", "har"])]
@@ -338,15 +338,7 @@ fn consumer_signer(
         signer = signer.with_realm(Realm::new(realm).map_err(text)?);
     }
     if let Some(pem) = private_key_pem {
-        // Without the `rsa` feature, signing with an RSA method fails with the error that
-        // names the missing feature.
-        #[cfg(feature = "rsa")]
-        {
-            signer =
-                signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem).map_err(text)?);
-        }
-        #[cfg(not(feature = "rsa"))]
-        let _ = pem;
+        signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem).map_err(text)?);
     }
     Ok(signer)
 }

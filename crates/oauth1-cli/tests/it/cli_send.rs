@@ -1,7 +1,6 @@
 //! `oauth1 send` against a loopback server that verifies with the `tower` layer: a GET, a
 //! form, a multipart upload with a file, bytes as they are, the query transport, `-i`, the exit
 //! status; and a mistaken server that echoes its base string, which gets the diagnosis.
-#![cfg(all(feature = "cli", feature = "tower"))]
 
 use std::process::{Command, Output};
 

@@ -1,0 +1,61 @@
+//! `oauth1 verify` holds a received path to the rule the verifier holds it to: a path a URL
+//! parser would rewrite (here, dot segments) is refused with its reason and the answer a
+//! server gives.
+
+/// `oauth1 verify` refuses both forms of the attack with the reason, and the answer a server
+/// gives.
+#[test]
+fn the_command_line_refuses_dot_segments_with_the_reason() {
+    let sign = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args([
+            "sign",
+            "--method",
+            "GET",
+            "--url",
+            "https://api.example.com/a",
+        ])
+        .args(["--consumer-key", "ck", "--token", "tk", "--nonce", "n1"])
+        .args(["--timestamp", "1700000000"])
+        .env("OAUTH1_CONSUMER_SECRET", "cs")
+        .env("OAUTH1_TOKEN_SECRET", "ts")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(sign.stdout).unwrap();
+    let header = text
+        .lines()
+        .find_map(|l| l.strip_prefix("authorization: "))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let verify = |url: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            .args(["verify", "--url", url, "--authorization", &header])
+            .args(["--now", "1700000000"])
+            .env("OAUTH1_CONSUMER_SECRET", "cs")
+            .env("OAUTH1_TOKEN_SECRET", "ts")
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8(out.stdout).unwrap())
+    };
+    assert!(verify("https://api.example.com/a").0);
+    for (url, segment) in [
+        ("https://api.example.com/b/../a", ".."),
+        ("https://api.example.com/b/%2e%2e/a", "%2e%2e"),
+    ] {
+        let (ok, out) = verify(url);
+        assert!(!ok, "{url}: {out}");
+        let path = url.strip_prefix("https://api.example.com").unwrap();
+        assert_eq!(
+            out.lines().take(2).collect::<Vec<_>>(),
+            [
+                "invalid: ambiguous-path".to_owned(),
+                format!("detail:        the path \"{path}\" has the dot segment \"{segment}\", which URL parsers remove and routers do not, so the path signed and the path routed could differ: send the path with its dot segments resolved"),
+            ],
+            "{url}"
+        );
+        assert!(
+            out.contains("answer:        400 oauth_problem=parameter_rejected&"),
+            "{out}"
+        );
+    }
+}
