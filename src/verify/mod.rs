@@ -2,9 +2,12 @@
 //!
 //! A [`Verifier`] holds the application's [`CredentialStore`] (what it holds for each consumer
 //! and token), a [`NonceStore`] and a [`Policy`]. This file is the verifier and its check
-//! order; beside it are the policy (`policy.rs`), the store traits and the memory stores
-//! (`store.rs`), the errors and problem reports (`error.rs`), the public URL behind proxies
-//! (`origin.rs`) and the Redis nonce store (`redis_store.rs`). The base string is rebuilt by
+//! order; beside it are the protocol parameters and what each kind of request needs
+//! (`protocol.rs`), the signature and body hash checks (`signature.rs`), the policy
+//! (`policy.rs`), the store traits and the memory stores (`store.rs`), the errors and problem
+//! reports (`error.rs`), the public URL behind proxies (`origin.rs`), the provider
+//! (`issue.rs`, `callbacks.rs`) and the Redis stores (`redis_store.rs`,
+//! `redis_temporary.rs`). The base string is rebuilt by
 //! the signing code, never a copy of it. It reads the protocol parameters from exactly one
 //! transport (the `Authorization` header, the query or a form body), then checks, in this
 //! order, and stops at the first failure:
@@ -61,16 +64,15 @@
 
 use std::fmt;
 
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine;
-use subtle::ConstantTimeEq;
-
 use crate::base_string::{BaseString, BaseUri};
-use crate::params::{self as collection, Collect, Normalized, Parameters, Source, Span};
+use crate::params::{self as collection, Collect, Normalized, Parameters, Span};
 use crate::request::Request;
-use crate::sign::{self, SignatureMethod, SigningKey};
+use crate::sign::SignatureMethod;
 use crate::{Secret, Timestamp};
 use macs::MacCache;
+pub(crate) use protocol::Expect;
+use protocol::{find_protocol, ProtocolSpans};
+use signature::check_body_hash;
 
 mod block;
 mod callbacks;
@@ -81,6 +83,8 @@ mod issue;
 mod macs;
 mod origin;
 mod policy;
+mod protocol;
+mod signature;
 mod store;
 
 // The key policy lives beside `PublicKey`; named here too, where the verifier applies it.
@@ -195,21 +199,6 @@ pub struct Verifier<C, N> {
     policy: Policy,
     macs: MacCache,
     diagnosis: Option<diagnose::Budget>,
-}
-
-/// The protocol parameters of the transport that carries them: where their values lie in the
-/// collected parameters, which stay put through `retain` and `normalize`. The signature is
-/// copied out, since `retain` then wipes it from the parameters.
-#[derive(Default)]
-struct ProtocolSpans {
-    consumer_key: Option<Span>,
-    token: Option<Span>,
-    signature_method: Option<Span>,
-    signature: Option<zeroize::Zeroizing<Vec<u8>>>,
-    timestamp: Option<Span>,
-    nonce: Option<Span>,
-    version: Option<Span>,
-    body_hash: Option<Span>,
 }
 
 impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
@@ -666,147 +655,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             _ => Diagnosis::NotFound,
         }
     }
-
-    /// Compares the signature in constant time. The consumer and the token (if any) are
-    /// looked up for every method, and unknown credentials, or a consumer without the
-    /// credential the method needs, are checked against a dummy of the same kind (a short
-    /// secret, a 2048-bit public key) and never match: the same lookups and the same work,
-    /// and the same answer as a wrong signature. Beside the verdict, what the store holds for
-    /// the token and the consumer.
-    async fn check_signature(
-        &self,
-        method: SignatureMethod,
-        consumer_key: &str,
-        token: Option<&str>,
-        base_string: &[u8],
-        signature: &[u8],
-    ) -> Result<(bool, Option<TokenCredential>, Option<ConsumerCredential>), VerifyError> {
-        let consumer = self.credentials.consumer(consumer_key).await?;
-        let held = match token {
-            Some(token) => self.credentials.token(consumer_key, token).await?,
-            None => None,
-        };
-        let no_token = Secret::default();
-        let token_secret = match token {
-            None => Some(&no_token),
-            Some(_) => held.as_ref().map(TokenCredential::secret),
-        };
-        if method.is_rsa() {
-            let authentic = check_rsa(method, consumer.as_ref(), base_string, signature)
-                && token_secret.is_some();
-            return Ok((authentic, held, consumer));
-        }
-        let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
-        let known = consumer_secret.is_some() && token_secret.is_some();
-        let dummy = dummy_secret();
-        let (consumer_secret, token_secret) = (
-            consumer_secret.unwrap_or(dummy),
-            token_secret.unwrap_or(dummy),
-        );
-        if method == SignatureMethod::Plaintext {
-            let key = SigningKey::new(consumer_secret, token_secret);
-            let authentic = known && bool::from(key.expose().ct_eq(signature));
-            return Ok((authentic, held, consumer));
-        }
-        let keyed = self
-            .macs
-            .keyed(method, consumer_secret, token_secret)
-            .ok_or_else(|| VerifyError::Signing {
-                detail: format!("{method} is not an HMAC method"),
-            })?;
-        let expected = keyed.mac.digest(base_string);
-        // Strict base64: canonical padding, no trailing bits; anything else cannot match, nor
-        // can anything longer than the longest digest (64 bytes in 88 characters).
-        let mut sent = [0u8; 66];
-        let sent = BASE64
-            .decode_slice(signature, &mut sent)
-            .map_or(&[][..], |len| &sent[..len]);
-        let authentic = known && bool::from(expected.ct_eq(sent));
-        if authentic {
-            self.macs.keep(keyed);
-        }
-        Ok((authentic, held, consumer))
-    }
 }
-
-/// Checks `oauth_body_hash` (`sent`) against the body, with the digests the policy takes.
-fn check_body_hash(
-    digest: BodyHashDigest,
-    method: SignatureMethod,
-    body: &[u8],
-    sent: &[u8],
-) -> Result<(), VerifyError> {
-    let hash_of = |method| sign::body_hash(method, body);
-    let matches = |hash: &str| bool::from(hash.as_bytes().ct_eq(sent));
-    let sha1 = || hash_of(SignatureMethod::HmacSha1);
-    let ok = match digest {
-        BodyHashDigest::OfMethod => matches(&hash_of(method)),
-        BodyHashDigest::Sha1 => matches(&sha1()),
-        BodyHashDigest::OfMethodOrSha1 => matches(&hash_of(method)) | matches(&sha1()),
-    };
-    if ok {
-        return Ok(());
-    }
-    // A hash of the body with the other digest is a client that hashes the other way, not a
-    // body changed on the way: say so.
-    let other_digest = hash_of(method) != sha1();
-    let detail = if digest == BodyHashDigest::OfMethod && other_digest && matches(&sha1()) {
-        "oauth_body_hash is the body's SHA-1, and this server takes the digest of the signature method (SHA-256 for the *-SHA256 methods, SHA-512 for HMAC-SHA512), as the Body Hash extension says: hash with that digest, or have the server accept SHA-1 (BodyHashDigest::OfMethodOrSha1)"
-    } else if digest == BodyHashDigest::Sha1 && other_digest && matches(&hash_of(method)) {
-        "oauth_body_hash is the body's digest of the signature method, and this server takes SHA-1: hash the body with SHA-1, or have the server accept the method's digest (BodyHashDigest::OfMethodOrSha1)"
-    } else {
-        "oauth_body_hash does not match the body: hash the body exactly as sent"
-    };
-    Err(VerifyError::BadBodyHash { detail })
-}
-
-/// The secret unknown consumers and tokens are checked with. Twice over with the `&`, it fits
-/// one hash block, as most keys do: an unknown credential costs no extra hash.
-fn dummy_secret() -> &'static Secret {
-    static DUMMY: std::sync::OnceLock<Secret> = std::sync::OnceLock::new();
-    DUMMY.get_or_init(|| Secret::from(&b"unknown-credential"[..]))
-}
-
-/// Checks an RSA signature with the consumer's public key, or with a dummy key of 2048 bits
-/// (the same work, never a match) for an unknown consumer or one without a key.
-#[cfg(feature = "rsa")]
-fn check_rsa(
-    method: SignatureMethod,
-    consumer: Option<&ConsumerCredential>,
-    base_string: &[u8],
-    signature: &[u8],
-) -> bool {
-    static DUMMY: std::sync::OnceLock<Option<crate::PublicKey>> = std::sync::OnceLock::new();
-    let key = consumer.and_then(ConsumerCredential::public_key);
-    let Some(used) = key.or_else(|| {
-        DUMMY
-            .get_or_init(|| crate::PublicKey::from_pem(DUMMY_PUBLIC_KEY).ok())
-            .as_ref()
-    }) else {
-        return false;
-    };
-    let sent = BASE64.decode(signature).unwrap_or_default();
-    sign::rsa_verify(method, used, base_string, &sent) && key.is_some()
-}
-
-#[cfg(not(feature = "rsa"))]
-fn check_rsa(_: SignatureMethod, _: Option<&ConsumerCredential>, _: &[u8], _: &[u8]) -> bool {
-    false
-}
-
-/// The public half of a 2048-bit key whose private half was thrown away: what unknown
-/// consumers' RSA signatures are checked against.
-#[cfg(feature = "rsa")]
-const DUMMY_PUBLIC_KEY: &str = "-----BEGIN PUBLIC KEY-----
-MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEApn0wrGC6AGbX4ljKkmiN
-HVTMfg757EAoQqDyeT1+nIEB1P8WO/rq8eGIinSZnXkHssFSIlDylz/Ask6kCfAW
-Jxjha4wM96f+AkIzhgqjFxvqUogyFlD29ZDH54CNPpVhZiorbKpOxpKtTfQcg68h
-5mbcsxFyFa5o+i2DncCc6QUBcMlvEvYP63ftBGTg88x2lSFw5iDXmHp7XdAzXaN5
-kvIGz7g0Qo/tFIkGT2m/KPBEsG09ESmAxqJ6P9WMlAG63qtS0izHuczES39e5pOw
-vJC/vHdqlQSELzssoi0KUzfsq3vWaI0wT9QBIVXZUyz0426UfOT1M6Fx0pCYu6z/
-GwIDAQAB
------END PUBLIC KEY-----
-";
 
 /// The system clock's time.
 fn clock() -> Result<Timestamp, VerifyError> {
@@ -822,132 +671,6 @@ fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
             .saturating_add(window.saturating_mul(2))
             .saturating_add(1),
     )
-}
-
-/// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
-/// values are, refusing duplicates.
-fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, VerifyError> {
-    // Every protocol parameter once, extensions included: a known one twice fills its slot
-    // twice; the others (oauth_callback, oauth_verifier, extensions, rare) are sorted to find
-    // a repeat. The first repeat in name order is the one reported, once no parameter was
-    // found in a second transport.
-    let mut transport: Option<Source> = None;
-    let mut protocol = ProtocolSpans::default();
-    let mut repeated: Option<&[u8]> = None;
-    let mut others: Vec<&[u8]> = Vec::new();
-    for (p, span) in params.with_value_spans() {
-        if !p.name.starts_with(b"oauth_") {
-            // The request's own parameters are signed like the rest.
-            continue;
-        }
-        match transport {
-            None => transport = Some(p.source),
-            Some(t) if t != p.source => {
-                return Err(VerifyError::Malformed {
-                    detail: format!(
-                        "protocol parameters are sent in both {} and {}: send them in one place",
-                        t.place(),
-                        p.source.place()
-                    ),
-                });
-            }
-            Some(_) => {}
-        }
-        let slot = match &p.name[6..] {
-            b"consumer_key" => &mut protocol.consumer_key,
-            b"token" => &mut protocol.token,
-            b"signature_method" => &mut protocol.signature_method,
-            b"timestamp" => &mut protocol.timestamp,
-            b"nonce" => &mut protocol.nonce,
-            b"version" => &mut protocol.version,
-            b"body_hash" => &mut protocol.body_hash,
-            b"signature" => {
-                if protocol.signature.is_some() {
-                    repeated = Some(first_of(repeated, p.name));
-                }
-                protocol.signature = Some(zeroize::Zeroizing::new(p.value.to_vec()));
-                continue;
-            }
-            _ => {
-                others.push(p.name);
-                continue;
-            }
-        };
-        if slot.is_some() {
-            repeated = Some(first_of(repeated, p.name));
-        }
-        *slot = Some(span);
-    }
-    others.sort_unstable();
-    if let Some(pair) = others.windows(2).find(|pair| pair[0] == pair[1]) {
-        repeated = Some(first_of(repeated, pair[0]));
-    }
-    match repeated {
-        Some(name) => Err(VerifyError::DuplicateParameter {
-            name: String::from_utf8_lossy(name).into_owned(),
-        }),
-        None => Ok(protocol),
-    }
-}
-
-/// The first in byte order of `name` and the name found so far, if any.
-fn first_of<'a>(found: Option<&'a [u8]>, name: &'a [u8]) -> &'a [u8] {
-    found.map_or(name, |found| found.min(name))
-}
-
-/// What kind of request is verified: which token it must be signed with, and which protocol
-/// parameters it needs beside the usual ones (RFC 5849 §2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Expect {
-    /// A resource request: token credentials or no token, never temporary credentials.
-    Resource,
-    /// A temporary credential request (§2.1): no token, and `oauth_callback`.
-    TemporaryRequest,
-    /// A token request (§2.3): temporary credentials, and `oauth_verifier`.
-    TokenRequest,
-}
-
-impl Expect {
-    /// The checks that need no secret: the token present or not, the parameters the request
-    /// kind requires.
-    fn check_parameters(self, has_token: bool, params: &Normalized) -> Result<(), VerifyError> {
-        let has = |name: &str| params.iter().any(|p| p.name == name.as_bytes());
-        match self {
-            Expect::TemporaryRequest if has_token => Err(VerifyError::TokenRejected {
-                detail: "a temporary credential request is signed with the consumer's credentials alone: leave out oauth_token",
-            }),
-            Expect::TemporaryRequest if !has("oauth_callback") => {
-                Err(VerifyError::MissingParameters {
-                    names: vec!["oauth_callback"],
-                })
-            }
-            Expect::TokenRequest if !has_token || !has("oauth_verifier") => {
-                Err(VerifyError::MissingParameters {
-                    names: [
-                        (!has_token).then_some("oauth_token"),
-                        (!has("oauth_verifier")).then_some("oauth_verifier"),
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .collect(),
-                })
-            }
-            Expect::Resource | Expect::TemporaryRequest | Expect::TokenRequest => Ok(()),
-        }
-    }
-
-    /// The kind of the token the request is signed with, once the signature matched.
-    fn check_kind(self, kind: Option<TokenKind>) -> Result<(), VerifyError> {
-        match (self, kind) {
-            (Expect::Resource, Some(TokenKind::Temporary)) => Err(VerifyError::TokenRejected {
-                detail: "the token is a temporary credential, which only the token request may be signed with: exchange it for token credentials (RFC 5849 section 2.3) and sign with those",
-            }),
-            (Expect::TokenRequest, Some(TokenKind::Access)) => Err(VerifyError::TokenRejected {
-                detail: "the token request is signed with token credentials: sign it with the temporary credentials it exchanges",
-            }),
-            _ => Ok(()),
-        }
-    }
 }
 
 fn malformed(detail: impl fmt::Display) -> VerifyError {
