@@ -4,11 +4,11 @@
 //! and token), a [`NonceStore`] and a [`Policy`]. This file is the verifier and its check
 //! order; beside it are the protocol parameters and what each kind of request needs
 //! (`protocol.rs`), the signature and body hash checks (`signature.rs`), the policy
-//! (`policy.rs`), the store traits and the memory stores (`store.rs`), the errors and problem
-//! reports (`error.rs`), the public URL behind proxies (`origin.rs`), the provider
-//! (`issue.rs`, `callbacks.rs`) and the Redis stores (`redis_store.rs`,
-//! `redis_temporary.rs`). The base string is rebuilt by
-//! the signing code, never a copy of it. It reads the protocol parameters from exactly one
+//! (`policy.rs`), the credential records and store traits (`store.rs`), the memory stores
+//! (`memory.rs`), the errors and problem reports (`error.rs`), the public URL behind proxies
+//! (`origin.rs`), the provider (`issue.rs`, `callbacks.rs`) and the Redis stores
+//! (`redis_store.rs`, `redis_temporary.rs`). The base string is rebuilt by the signing code,
+//! never a copy of it. It reads the protocol parameters from exactly one
 //! transport (the `Authorization` header, the query or a form body), then checks, in this
 //! order, and stops at the first failure:
 //!
@@ -81,6 +81,7 @@ mod error;
 mod fingerprint;
 mod issue;
 mod macs;
+mod memory;
 mod origin;
 mod policy;
 mod protocol;
@@ -98,13 +99,14 @@ pub use issue::{
     TemporaryRecord, TemporaryStore, WithTemporary, DEFAULT_TEMPORARY_LIFETIME,
 };
 pub use macs::DEFAULT_MAC_CACHE;
+pub use memory::{MemoryCredentials, MemoryNonceStore, DEFAULT_NONCE_CAPACITY};
 #[cfg(feature = "tower")]
 pub(crate) use origin::with_target;
 pub use origin::{received_url, ProxyHeaders, PublicOrigin};
 pub use policy::{BodyHashDigest, Limits, Policy};
 pub use store::{
-    ConsumerCredential, CredentialStore, MemoryCredentials, MemoryNonceStore, NonceKey, NonceStore,
-    StoreError, TokenCredential, TokenKind, TokenStore, DEFAULT_NONCE_CAPACITY,
+    ConsumerCredential, CredentialStore, NonceKey, NonceStore, StoreError, TokenCredential,
+    TokenKind, TokenStore,
 };
 
 #[cfg(feature = "redis")]
