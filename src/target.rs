@@ -154,7 +154,7 @@ pub(crate) fn check_received(path: &str, public: &str) -> Result<(), AmbiguousPa
 }
 
 /// The path a URL parser makes of `path` in an `http` URL.
-fn parsed_path(path: &str) -> String {
+pub(crate) fn parsed_path(path: &str) -> String {
     url::Url::parse("http://h/")
         .map(|mut url| {
             url.set_path(path);

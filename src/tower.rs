@@ -329,15 +329,19 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
     /// Reads the public URL and the headers, and decides whether the body must be read.
     fn received<'a>(&self, parts: &'a Parts) -> Result<Received<'a>, VerifyError> {
         let malformed = |detail: String| VerifyError::Malformed { detail };
-        let url = (self.public_url)(parts).ok_or_else(|| {
-            malformed(format!(
+        let ambiguous = |problem| VerifyError::AmbiguousPath { problem };
+        let path = parts.uri.path();
+        let Some(url) = (self.public_url)(parts) else {
+            // `PublicOrigin::url` makes no URL of a path the URL parser would rewrite: say so.
+            crate::target::check_received(path, &crate::target::parsed_path(path))
+                .map_err(ambiguous)?;
+            return Err(malformed(format!(
                 "the request URI \"{}\" does not make a public URL",
                 parts.uri
-            ))
-        })?;
+            )));
+        };
         // The path signed is the path routed, byte for byte.
-        crate::target::check_received(parts.uri.path(), url.path())
-            .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
+        crate::target::check_received(path, url.path()).map_err(ambiguous)?;
         let mut headers = parts.headers.get_all(AUTHORIZATION).iter();
         let authorization =
             match (headers.next(), headers.next()) {

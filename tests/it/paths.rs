@@ -16,7 +16,9 @@ use base64::Engine;
 use hmac::{KeyInit, Mac};
 use http_body_util::BodyExt;
 use oauth1_signer::tower::VerifyLayer;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+use oauth1_signer::verify::{
+    MemoryCredentials, MemoryNonceStore, ProxyHeaders, PublicOrigin, Verifier,
+};
 use oauth1_signer::{Consumer, Error, Request, RequestParts, Signer, Timestamp, Token};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use proptest::prelude::*;
@@ -144,8 +146,18 @@ async fn dot_segments_are_refused_before_the_router_in_every_spelling() {
         "/b/..",
     ] {
         let resolved = url::Url::parse(&format!("{ORIGIN}{target}")).unwrap();
-        for signed in ["/a", resolved.path(), target] {
-            let answer = send(target, &signed_for(signed)).await;
+        for (signed, origin) in [("/a", false), (resolved.path(), false), (target, true)] {
+            // The layer with a fixed origin, and the one behind a trusted proxy.
+            let answer = if origin {
+                let origin = PublicOrigin::TrustedProxy {
+                    origin: url::Url::parse(ORIGIN).unwrap(),
+                    headers: ProxyHeaders::Forwarded,
+                };
+                let layer = VerifyLayer::with_origin(verifier(), origin).unwrap();
+                send_to(&layer, target, &signed_for(signed)).await
+            } else {
+                send(target, &signed_for(signed)).await
+            };
             assert_eq!(
                 answer.status, 400,
                 "{target} signed for {signed}: {}",
