@@ -196,8 +196,12 @@ fn refusal(entry: &Entry) -> Option<Result<String, String>> {
         Entry::Verify {
             request: r, held, ..
         } => {
-            let url = expand(&r.url);
-            let request = Request::new(&r.method, &url)
+            // The URL as received: a path the URL parser would rewrite is refused first.
+            let url = match oauth1_signer::verify::received_url(&expand(&r.url)) {
+                Ok(url) => url,
+                Err(e) => return Some(Ok(format!("{}: {e}", e.reason()))),
+            };
+            let request = Request::from_url(&r.method, &url)
                 .unwrap()
                 .with_body(&r.content_type, r.body.as_bytes());
             let header = r.authorization.as_deref().map(expand);
