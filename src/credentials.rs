@@ -4,7 +4,6 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::TryRng;
 
@@ -199,10 +198,27 @@ impl Timestamp {
     ///
     /// [`Error::ClockBeforeEpoch`] if the clock reads a time before 1970; there is no fallback.
     pub fn now() -> Result<Self, Error> {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| Timestamp(d.as_secs()))
-            .map_err(|_| Error::ClockBeforeEpoch)
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        {
+            use std::time::{SystemTime, UNIX_EPOCH};
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| Timestamp(d.as_secs()))
+                .map_err(|_| Error::ClockBeforeEpoch)
+        }
+        // In a browser (or another JavaScript host), whose clock `std` cannot read: `Date.now()`,
+        // milliseconds since 1970 as a float (NaN or negative for a clock it cannot tell).
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        {
+            let millis = js_sys::Date::now();
+            if millis >= 0.0 {
+                // Whole seconds of a non-negative finite float below 2^53: exact.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                Ok(Timestamp((millis / 1000.0) as u64))
+            } else {
+                Err(Error::ClockBeforeEpoch)
+            }
+        }
     }
 
     /// Seconds since 1970.
