@@ -135,15 +135,6 @@ pub enum Error {
         /// The request's `Content-Type`.
         content_type: String,
     },
-    /// A request body given as a stream, which cannot be read before it is sent, where the
-    /// signature needs its bytes: a form body (its parameters are signed), the Body Hash
-    /// extension, or the form body transport. Other streamed bodies (multipart uploads, files)
-    /// are signed without being read, as RFC 5849 leaves them out of the signature.
-    #[non_exhaustive]
-    StreamingBody {
-        /// Why the bytes are needed, as a phrase.
-        needed_for: &'static str,
-    },
     /// A callback that a consumer cannot register
     /// ([`Callbacks`](crate::verify::Callbacks)).
     #[non_exhaustive]
@@ -263,10 +254,6 @@ impl fmt::Display for Error {
                 f,
                 "the form body transport needs a form body, but the Content-Type is \"{}\": send the parameters in the header or the query, or send an application/x-www-form-urlencoded body",
                 content_type.escape_debug()
-            ),
-            Error::StreamingBody { needed_for } => write!(
-                f,
-                "the request body is a stream, which cannot be read before it is sent, but {needed_for}: give the body as bytes"
             ),
             Error::InvalidCallback { callback, reason } => write!(
                 f,

@@ -30,7 +30,6 @@
 use ::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 use ::http::{Request as HttpRequest, Uri};
 
-use crate::target::FORM;
 use crate::{Error, Nonce, Request, Signed, Signer, Timestamp};
 
 /// Where the protocol parameters and the signature are sent (RFC 5849 §3.5). The signature is
@@ -120,16 +119,20 @@ fn sign_request<B: AsRef<[u8]>>(
     )
 }
 
-/// What signing changes in the request.
+/// What signing changes in a request ([`sign_url`]), for the HTTP client to write back.
 #[derive(Debug)]
-pub(crate) enum Written {
-    /// The new `Authorization` header.
+pub enum Written {
+    /// The new `Authorization` header (marked sensitive).
     Header(HeaderValue),
-    /// The new URL, the protocol parameters appended to its query.
+    /// The new URL: the text signed, the protocol parameters appended to its query.
     Query(String),
-    /// The new form body, the protocol parameters appended to it.
+    /// The new form body, the protocol parameters appended to it; send it with the
+    /// `Content-Type` [`FORM`].
     Body(Vec<u8>),
 }
+
+/// The `Content-Type` of a form body, whose parameters are signed.
+pub const FORM: &str = crate::target::FORM;
 
 impl Written {
     /// Writes the header or the URI into `request`; a new body is returned for the caller to
@@ -156,10 +159,37 @@ impl Written {
     }
 }
 
-/// Signs a request given its URL as text; a new URI is that text with the parameters appended,
-/// so that nothing else of what is sent changes.
+/// Signs a request given as its method, its URL as the text that is sent, its headers and its
+/// body, with the given nonce and timestamp, and says what to write back ([`Written`]): the
+/// way for an HTTP client other than `http::Request` (the reqwest integration uses it). A new
+/// URL is the text with the parameters appended, so that nothing else of what is sent changes.
+///
+/// ```
+/// use oauth1_signer::http::{sign_url, Transport, Written};
+/// use oauth1_signer::{Consumer, Nonce, Signer, Timestamp};
+///
+/// let signer = Signer::new(Consumer::new("key", "secret"));
+/// let headers = http::HeaderMap::new();
+/// let (signed, written) = sign_url(
+///     &signer,
+///     "GET",
+///     "https://api.example.com/1/photos?size=original",
+///     &headers,
+///     b"",
+///     Transport::Header,
+///     &Nonce::new("n0nce")?,
+///     Timestamp::new(1_700_000_000),
+/// )?;
+/// assert!(matches!(written, Written::Header(_)));
+/// assert!(signed.authorization().starts_with("OAuth oauth_consumer_key=\"key\""));
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Those of [`sign_with`].
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn sign_url(
+pub fn sign_url(
     signer: &Signer,
     method: &str,
     url: &str,
@@ -217,6 +247,13 @@ pub(crate) fn sign_url(
         }
     };
     Ok((done, written))
+}
+
+/// Whether `headers` say the body is a form ([`FORM`], any letter case, parameters allowed),
+/// whose parameters are signed.
+#[must_use]
+pub fn is_form(headers: &HeaderMap) -> bool {
+    crate::target::is_form(content_type(headers))
 }
 
 /// The `Content-Type` header, or `""` when it is absent or not text.

@@ -62,15 +62,14 @@
 //! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
 //! - `http`: [`http::sign`] signs an [`http::Request`](::http::Request) in place, in the
 //!   header, the query or the form body.
-//! - `reqwest`: [`reqwest::OAuth1Middleware`] for `reqwest-middleware`, signing every request
-//!   and redirect anew, and [`reqwest::SignExt`] for a plain `reqwest` request, blocking or
-//!   async.
 //! - `tower`: [`tower::VerifyLayer`], a `tower` layer that verifies incoming requests for an
 //!   `axum` or `hyper` server and hands the [`Verified`](verify::Verified) identity to the
 //!   handler.
 //!
-//! The `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`,
-//! `oauth1 authorize`, `oauth1 send`, `oauth1 encode`) is its own package, `oauth1-cli`.
+//! Signing `reqwest` requests (a `reqwest-middleware` middleware, an extension trait, the
+//! three-legged flow over HTTP) is the package `oauth1-reqwest`; the `oauth1` command line
+//! (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`, `oauth1 authorize`, `oauth1 send`,
+//! `oauth1 encode`) is the package `oauth1-cli`.
 //!
 //! # Secrets
 //!
@@ -94,8 +93,6 @@ pub mod parts;
 #[cfg(feature = "serde")]
 pub mod persist;
 pub mod request;
-#[cfg(feature = "reqwest")]
-pub mod reqwest;
 mod secret;
 pub mod sign;
 pub mod target;
@@ -135,8 +132,6 @@ mod tests {
 #[cfg(all(
     doctest,
     feature = "http",
-    feature = "reqwest",
-    feature = "blocking",
     feature = "tower",
     feature = "serde",
     feature = "redis"

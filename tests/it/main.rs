@@ -9,17 +9,11 @@ mod diagnose;
 mod explain;
 mod fixtures;
 mod http;
-mod interop;
-mod interop_provider;
 mod issue;
-#[cfg(all(feature = "reqwest", feature = "tower"))]
-mod loopback_provider;
 mod parts;
 mod paths;
 mod properties;
-mod provider;
 mod redis;
-mod reqwest;
 mod secrets;
 mod tower;
 mod verify;

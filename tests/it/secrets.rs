@@ -216,14 +216,6 @@ fn a_signed_http_request() {
     debug("http::Request", &request);
 }
 
-#[cfg(feature = "reqwest")]
-#[test]
-fn the_reqwest_middleware() {
-    let middleware =
-        oauth1_signer::reqwest::OAuth1Middleware::new(signer(SignatureMethod::Plaintext));
-    debug("OAuth1Middleware", &middleware);
-}
-
 #[cfg(feature = "tower")]
 #[test]
 fn the_tower_layer() {

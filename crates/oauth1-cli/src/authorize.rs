@@ -6,9 +6,9 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use oauth1_reqwest::Provider;
 use oauth1_signer::encode::encode;
 use oauth1_signer::flow::{Callback, FlowError, TemporaryCredentials};
-use oauth1_signer::reqwest::Provider;
 
 use super::AuthorizeArgs;
 

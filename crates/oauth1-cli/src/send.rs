@@ -5,9 +5,9 @@
 use std::io::Write;
 use std::path::Path;
 
+use oauth1_reqwest::SignExt;
 use oauth1_signer::explain::{find_base_string, Explainer, Observed};
 use oauth1_signer::http::Transport;
-use oauth1_signer::reqwest::SignExt;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp, Token, Version};
 use reqwest::blocking::multipart;
 

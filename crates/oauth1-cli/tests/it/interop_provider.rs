@@ -58,7 +58,7 @@ fn printed_credentials_work(child: Child) {
         .get(format!("{}/resource", origin()))
         .build()
         .unwrap();
-    oauth1_signer::reqwest::SignExt::sign_oauth1(&mut request, &user).unwrap();
+    oauth1_reqwest::SignExt::sign_oauth1(&mut request, &user).unwrap();
     let response = reqwest::blocking::Client::new().execute(request).unwrap();
     assert_eq!(response.status(), 200);
 }

@@ -4,7 +4,7 @@
 
 #[path = "../../../../tests/it/common.rs"]
 mod common;
-#[path = "../../../../tests/it/loopback_provider.rs"]
+#[path = "../../../oauth1-reqwest/tests/it/loopback_provider.rs"]
 mod loopback_provider;
 
 mod bad_lines;

@@ -4,13 +4,13 @@
 //!
 //! ```text
 //! OAUTH1_CONSUMER_KEY=… OAUTH1_CONSUMER_SECRET=… OAUTH1_TOKEN=… OAUTH1_TOKEN_SECRET=… \
-//!     cargo run --features reqwest --example x_api -- https://api.x.com
+//!     cargo run -p oauth1-reqwest --example x_api -- https://api.x.com
 //! ```
 //!
 //! The base URL is the first argument; `scripts/interop` points it at its local oauthlib
 //! server. It prints each answer's status and body, and fails unless both are 2xx.
 
-use oauth1_signer::reqwest::OAuth1Middleware;
+use oauth1_reqwest::OAuth1Middleware;
 use oauth1_signer::{Consumer, Signer, Token};
 use reqwest_middleware::ClientBuilder;
 

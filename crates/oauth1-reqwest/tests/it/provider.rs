@@ -1,13 +1,12 @@
-//! The three-legged flow over HTTP (`reqwest::Provider`) against a loopback provider that
+//! The three-legged flow over HTTP (`oauth1_reqwest::Provider`) against a loopback provider that
 //! verifies each step with the `tower` layer: temporary credentials with the callback, token
 //! credentials with the verifier, then a resource request with them; and every way a provider
 //! can answer badly, each a clear error and none a hang.
-#![cfg(all(feature = "reqwest", feature = "tower"))]
 
 use std::time::Duration;
 
+use oauth1_reqwest::{FetchError, Provider, SignExt};
 use oauth1_signer::flow::{Callback, Confirmation, FlowError};
-use oauth1_signer::reqwest::{FetchError, Provider, SignExt};
 use oauth1_signer::{Consumer, Signer};
 
 use crate::loopback_provider::{provider, CONSUMER, TEMPORARY, TOKEN, VERIFIER};
@@ -153,10 +152,7 @@ async fn bad_answers_are_clear_errors() {
         panic!("{e:?}")
     };
     assert_eq!((*status, problem), (500, &None));
-    assert_eq!(
-        excerpt.chars().count(),
-        oauth1_signer::reqwest::EXCERPT_CHARS
-    );
+    assert_eq!(excerpt.chars().count(), oauth1_reqwest::EXCERPT_CHARS);
     assert!(
         e.to_string()
             .starts_with("the provider answered 500: \"<html><body>Oops. Oops."),
@@ -221,7 +217,7 @@ fn the_blocking_helpers_get_token_credentials() {
 
 #[tokio::test]
 async fn one_client_signs_for_each_user_its_request_names() {
-    use oauth1_signer::reqwest::{OAuth1Middleware, SignAs};
+    use oauth1_reqwest::{OAuth1Middleware, SignAs};
     use oauth1_signer::Token;
 
     let origin = provider().await;

@@ -1,4 +1,4 @@
-//! Signing `reqwest` requests (feature `reqwest`): a middleware for `reqwest-middleware`, an
+//! OAuth 1.0a for `reqwest` clients, on the `oauth1-signer` core: a middleware for `reqwest-middleware`, an
 //! extension trait for a plain [`reqwest::Request`] (or, with the feature `blocking`, a
 //! `reqwest::blocking::Request`), and the three-legged flow over HTTP ([`Provider`]).
 //!
@@ -10,7 +10,7 @@
 //! `reqwest::Client` under it must not follow redirects itself:
 //!
 //! ```no_run
-//! use oauth1_signer::reqwest::OAuth1Middleware;
+//! use oauth1_reqwest::OAuth1Middleware;
 //! use oauth1_signer::{Consumer, Signer, Token};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -38,7 +38,7 @@
 //! Without the middleware stack, sign a built request with [`SignExt`]:
 //!
 //! ```
-//! use oauth1_signer::reqwest::SignExt;
+//! use oauth1_reqwest::SignExt;
 //! use oauth1_signer::{Consumer, Signer};
 //!
 //! let signer = Signer::new(Consumer::new("consumer key", "consumer secret"));
@@ -53,7 +53,7 @@
 //! A body given as a stream (a multipart upload, a file) is signed without being read: RFC 5849
 //! signs only a form body's parameters. A form body, the Body Hash extension and the form body
 //! transport need the bytes, so with a streamed body they are an error
-//! ([`Error::StreamingBody`]) that says to give the body as bytes. The middleware sends a
+//! ([`SignError::StreamingBody`]) that says to give the body as bytes. The middleware sends a
 //! streamed body once: it cannot send it again to follow a redirect.
 
 use ::http::header::{
@@ -63,11 +63,12 @@ use ::http::{Extensions, Method, StatusCode};
 use reqwest_middleware::Next;
 use url::Url;
 
-use crate::http::{sign_url, Transport, Written};
-use crate::target::FORM;
-use crate::{BodyHash, Error, Nonce, Signed, Signer, Timestamp};
+use oauth1_signer::http::{sign_url, Transport, Written, FORM};
+use oauth1_signer::{BodyHash, Nonce, Signed, Signer, Timestamp};
 
+mod error;
 mod provider;
+pub use error::SignError;
 pub use provider::{FetchError, Provider, EXCERPT_CHARS, MAX_ANSWER_BYTES};
 
 mod sealed {
@@ -119,9 +120,9 @@ pub trait SignExt: sealed::Sealed {
     ///
     /// # Errors
     ///
-    /// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`], and
-    /// [`Error::StreamingBody`].
-    fn sign_oauth1(&mut self, signer: &Signer) -> Result<Signed, Error> {
+    /// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`], as
+    /// [`SignError::Sign`]; [`SignError::StreamingBody`].
+    fn sign_oauth1(&mut self, signer: &Signer) -> Result<Signed, SignError> {
         self.sign_oauth1_with(
             signer,
             Transport::Header,
@@ -134,15 +135,16 @@ pub trait SignExt: sealed::Sealed {
     ///
     /// # Errors
     ///
-    /// Those of [`Signer::sign`], [`Error::StreamingBody`], and
-    /// [`Error::FormTransportWithoutForm`].
+    /// Those of [`Signer::sign`] and
+    /// [`Error::FormTransportWithoutForm`](oauth1_signer::Error::FormTransportWithoutForm), as
+    /// [`SignError::Sign`]; [`SignError::StreamingBody`].
     fn sign_oauth1_with(
         &mut self,
         signer: &Signer,
         transport: Transport,
         nonce: &Nonce,
         timestamp: Timestamp,
-    ) -> Result<Signed, Error> {
+    ) -> Result<Signed, SignError> {
         let (method, url, headers, body) = self.parts();
         let body = if let Some(body) = body {
             body
@@ -165,7 +167,7 @@ pub trait SignExt: sealed::Sealed {
                 self.headers().insert(AUTHORIZATION, value);
             }
             Written::Query(url) => {
-                let url = Url::parse(&url).map_err(|e| Error::WriteBack {
+                let url = Url::parse(&url).map_err(|e| SignError::WriteBack {
                     reason: e.to_string(),
                 })?;
                 self.set_url(url);
@@ -185,8 +187,8 @@ fn check_streamed(
     signer: &Signer,
     headers: &::http::HeaderMap,
     transport: Transport,
-) -> Result<(), Error> {
-    let needed_for = if crate::target::is_form(crate::http::content_type(headers)) {
+) -> Result<(), SignError> {
+    let needed_for = if oauth1_signer::http::is_form(headers) {
         "its Content-Type is application/x-www-form-urlencoded, whose parameters are signed"
     } else if signer.body_hash() == BodyHash::Send {
         "oauth_body_hash is a digest of it (or sign without the body hash)"
@@ -195,7 +197,7 @@ fn check_streamed(
     } else {
         return Ok(());
     };
-    Err(Error::StreamingBody { needed_for })
+    Err(SignError::StreamingBody { needed_for })
 }
 
 impl SignExt for reqwest::Request {}
@@ -206,7 +208,7 @@ impl SignExt for reqwest::blocking::Request {}
 /// many users: put it on the request with `with_extension`.
 ///
 /// ```no_run
-/// use oauth1_signer::reqwest::{OAuth1Middleware, SignAs};
+/// use oauth1_reqwest::{OAuth1Middleware, SignAs};
 /// use oauth1_signer::{Consumer, Signer, Token};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -228,7 +230,7 @@ pub struct SignAs(As);
 
 #[derive(Clone, Debug)]
 enum As {
-    Token(crate::Token),
+    Token(oauth1_signer::Token),
     Signer(Box<Signer>),
 }
 
@@ -236,7 +238,7 @@ impl SignAs {
     /// The middleware's signer (its consumer and options) with this token in place of its
     /// own, if any.
     #[must_use]
-    pub fn token(token: crate::Token) -> Self {
+    pub fn token(token: oauth1_signer::Token) -> Self {
         SignAs(As::Token(token))
     }
 
@@ -300,8 +302,8 @@ impl OAuth1Middleware {
         signer: &Signer,
         request: &reqwest::Request,
         origin: &url::Origin,
-    ) -> Result<reqwest::Request, Error> {
-        let mut copy = request.try_clone().ok_or(Error::StreamingBody {
+    ) -> Result<reqwest::Request, SignError> {
+        let mut copy = request.try_clone().ok_or(SignError::StreamingBody {
             needed_for: "it is sent again",
         })?;
         if copy.url().origin() == *origin {

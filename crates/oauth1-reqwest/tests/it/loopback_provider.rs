@@ -1,7 +1,7 @@
 //! A loopback provider for the three-legged flow over HTTP: temporary credentials with the
 //! callback, an authorization step that approves at once, token credentials with the
 //! verifier, a resource, and endpoints that answer badly. Each step is verified with the
-//! `tower` layer. Used by the `reqwest::Provider` tests and by the command line's
+//! `tower` layer. Used by the `oauth1_reqwest::Provider` tests and by the command line's
 //! `oauth1 authorize` tests.
 
 use std::sync::{Arc, Mutex};

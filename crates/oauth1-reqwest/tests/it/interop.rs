@@ -4,12 +4,11 @@
 //!
 //! These tests need that server, so they are ignored by a plain `cargo test`; `scripts/interop`
 //! starts it and runs them with `OAUTH1_INTEROP_OAUTHLIB` set to its URL.
-#![cfg(all(feature = "reqwest", feature = "rsa"))]
 
 use crate::common;
 
+use oauth1_reqwest::{OAuth1Middleware, SignExt};
 use oauth1_signer::http::Transport;
-use oauth1_signer::reqwest::{OAuth1Middleware, SignExt};
 use oauth1_signer::{
     Consumer, Nonce, PrivateKey, Realm, SignatureMethod, Signer, Timestamp, Token,
 };

@@ -1,7 +1,6 @@
 //! The `reqwest` integration against loopback servers that verify with the `tower` layer:
 //! every request, retry and redirect hop is signed anew and verifies; a redirect to another
 //! origin arrives without credentials; the plain extension signs async and blocking requests.
-#![cfg(all(feature = "reqwest", feature = "tower"))]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -11,8 +10,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect};
 use axum::routing::any;
 use axum::{Extension, Router};
+use oauth1_reqwest::{OAuth1Middleware, SignExt};
 use oauth1_signer::http::Transport;
-use oauth1_signer::reqwest::{OAuth1Middleware, SignExt};
 use oauth1_signer::tower::VerifyLayer;
 use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 use oauth1_signer::{Consumer, Signer, Token};

@@ -6,10 +6,12 @@ use std::fmt;
 use ::http::header::{HeaderValue, AUTHORIZATION};
 use url::Url;
 
-use crate::flow::{
+use oauth1_signer::flow::{
     authorization_url, Confirmation, FlowError, TemporaryCredentials, TokenCredentials,
 };
-use crate::{Error, Request, Signer};
+use oauth1_signer::{Error, Request, Signer};
+
+use crate::SignError;
 
 /// The most bytes of a provider's answer read: the credentials fit in a few hundred.
 pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
@@ -21,7 +23,7 @@ pub const EXCERPT_CHARS: usize = 300;
 /// resource owner authorization, token credentials.
 ///
 /// ```no_run
-/// use oauth1_signer::reqwest::Provider;
+/// use oauth1_reqwest::Provider;
 /// use oauth1_signer::{Consumer, Signer};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -184,7 +186,7 @@ impl Provider {
 #[non_exhaustive]
 pub enum FetchError {
     /// The request could not be signed.
-    Sign(Error),
+    Sign(SignError),
     /// The request could not be sent or the answer not received.
     Http(reqwest::Error),
     /// The provider answered with a status other than 2xx.
@@ -203,6 +205,8 @@ pub enum FetchError {
     TooLarge,
     /// The answer (2xx) cannot be read as credentials.
     Answer(FlowError),
+    /// The answer's body could not be read (blocking client).
+    Read(std::io::Error),
 }
 
 impl fmt::Display for FetchError {
@@ -233,6 +237,7 @@ impl fmt::Display for FetchError {
                 "the provider's answer is longer than {MAX_ANSWER_BYTES} bytes: is this the right endpoint?"
             ),
             FetchError::Answer(e) => write!(f, "reading the provider's answer: {e}"),
+            FetchError::Read(e) => write!(f, "reading the provider's answer: {e}"),
         }
     }
 }
@@ -243,6 +248,7 @@ impl std::error::Error for FetchError {
             FetchError::Sign(e) => Some(e),
             FetchError::Http(e) => Some(e),
             FetchError::Answer(e) => Some(e),
+            FetchError::Read(e) => Some(e),
             FetchError::Status { .. } | FetchError::TooLarge => None,
         }
     }
@@ -250,6 +256,12 @@ impl std::error::Error for FetchError {
 
 impl From<Error> for FetchError {
     fn from(e: Error) -> Self {
+        FetchError::Sign(SignError::Sign(e))
+    }
+}
+
+impl From<SignError> for FetchError {
+    fn from(e: SignError) -> Self {
         FetchError::Sign(e)
     }
 }
@@ -294,11 +306,7 @@ fn post_blocking(
     response
         .take(MAX_ANSWER_BYTES as u64 + 1)
         .read_to_end(&mut body)
-        .map_err(|e| {
-            FetchError::Answer(FlowError::Malformed {
-                detail: format!("reading the answer: {e}"),
-            })
-        })?;
+        .map_err(FetchError::Read)?;
     if body.len() > MAX_ANSWER_BYTES {
         if status.is_success() {
             return Err(FetchError::TooLarge);
@@ -311,7 +319,7 @@ fn post_blocking(
 fn authorization_value(header: String) -> Result<HeaderValue, FetchError> {
     // A header this crate writes is visible ASCII.
     HeaderValue::try_from(header).map_err(|e| {
-        FetchError::Sign(Error::WriteBack {
+        FetchError::Sign(SignError::WriteBack {
             reason: e.to_string(),
         })
     })
@@ -323,7 +331,9 @@ fn answer(status: u16, body: Vec<u8>) -> Result<Vec<u8>, FetchError> {
         return Ok(body);
     }
     let (problem, advice) = match TokenCredentials::parse(&body) {
-        Err(FlowError::Problem { problem, advice }) => (Some(problem), advice),
+        Err(FlowError::Problem {
+            problem, advice, ..
+        }) => (Some(problem), advice),
         _ => (None, None),
     };
     let text = String::from_utf8_lossy(&body);

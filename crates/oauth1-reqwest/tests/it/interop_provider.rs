@@ -6,10 +6,9 @@
 //!
 //! Ignored by a plain `cargo test`; `scripts/interop` starts the provider and runs them with
 //! `OAUTH1_INTEROP_PROVIDER` set to its URL.
-#![cfg(feature = "reqwest")]
 
+use oauth1_reqwest::{FetchError, OAuth1Middleware, Provider, SignAs};
 use oauth1_signer::flow::{Callback, Confirmation, FlowError, TemporaryCredentials};
-use oauth1_signer::reqwest::{FetchError, OAuth1Middleware, Provider, SignAs};
 use oauth1_signer::{Consumer, Signer, Token};
 use serde_json::Value;
 

@@ -1,0 +1,14 @@
+//! The reqwest integration's tests, one crate so that they link once: a module per subject.
+//! The request-case helpers are the signing core's (`tests/it/common.rs` at the repository's
+//! root), shared, not copied.
+
+#[path = "../../../../tests/it/common.rs"]
+mod common;
+pub(crate) mod loopback_provider;
+
+mod interop;
+mod interop_provider;
+mod paths;
+mod provider;
+mod reqwest;
+mod secrets;
