@@ -44,7 +44,7 @@ pub enum Error {
     /// A malformed percent-escape in the query or the form body.
     #[non_exhaustive]
     InvalidPercentEncoding {
-        /// Where the escape is: [`Source::Query`] or [`Source::Body`].
+        /// Where the escape is: [`Source::Query`] or [`Source::FormBody`].
         location: Source,
         /// The escape and its offset in that part of the request.
         source: DecodeError,
@@ -52,7 +52,7 @@ pub enum Error {
     /// The query or the form body already carries a protocol parameter that the signer adds.
     #[non_exhaustive]
     ProtocolParameterInRequest {
-        /// Where the parameter is: [`Source::Query`] or [`Source::Body`].
+        /// Where the parameter is: [`Source::Query`] or [`Source::FormBody`].
         location: Source,
         /// Its name, such as `oauth_nonce`.
         name: String,

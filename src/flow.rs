@@ -140,7 +140,7 @@ impl Answer {
         }
         let mut params = Parameters::new();
         params
-            .extend_urlencoded(Source::Body, text)
+            .extend_urlencoded(Source::FormBody, text)
             .map_err(|e| malformed(format!("{what}: {e}")))?;
         let mut pairs: Vec<(String, String)> = Vec::with_capacity(params.len());
         let mut names = std::collections::HashSet::with_capacity(params.len());

@@ -37,7 +37,7 @@ pub struct RequestParts {
     method: String,
     /// Without query and fragment.
     url: Url,
-    /// The query's parameters ([`Source::Query`]) and the form body's ([`Source::Body`]),
+    /// The query's parameters ([`Source::Query`]) and the form body's ([`Source::FormBody`]),
     /// decoded.
     params: Parameters,
     form: bool,
@@ -97,7 +97,7 @@ impl RequestParts {
     #[must_use]
     pub fn form(mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> Self {
         self.params
-            .push(Source::Body, name.as_ref(), value.as_ref());
+            .push(Source::FormBody, name.as_ref(), value.as_ref());
         self.form = true;
         self
     }
@@ -171,7 +171,7 @@ impl RequestParts {
             return None;
         }
         let mut out = String::new();
-        for p in self.params.iter().filter(|p| p.source == Source::Body) {
+        for p in self.params.iter().filter(|p| p.source == Source::FormBody) {
             if !out.is_empty() {
                 out.push('&');
             }

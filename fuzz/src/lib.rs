@@ -87,7 +87,7 @@ pub fn decode(data: &[u8]) {
 /// Query and form parsing, then normalization.
 pub fn params(data: &[u8]) {
     let mut params = Parameters::new();
-    if params.extend_urlencoded(Source::Body, data).is_err() {
+    if params.extend_urlencoded(Source::FormBody, data).is_err() {
         assert!(params.is_empty(), "parameters kept from a rejected text");
         assert!(!well_formed(data));
         return;
@@ -104,7 +104,7 @@ pub fn params(data: &[u8]) {
         };
         assert_eq!(param.name, decode_form(name).unwrap().as_ref());
         assert_eq!(param.value, decode_form(value).unwrap().as_ref());
-        assert_eq!(param.source, Source::Body);
+        assert_eq!(param.source, Source::FormBody);
     }
 
     let normalized = params.normalize();
@@ -265,7 +265,7 @@ fn has_oauth_names(request: &Request<'_>) -> bool {
         b""
     };
     params.extend_urlencoded(Source::Query, query).is_err()
-        || params.extend_urlencoded(Source::Body, body).is_err()
+        || params.extend_urlencoded(Source::FormBody, body).is_err()
         || params.iter().any(|p| p.name.starts_with(b"oauth_"))
 }
 

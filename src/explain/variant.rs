@@ -397,7 +397,7 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
         // Query, then body, in the order collected; the protocol parameters sorted after them.
         let rank = |p: &Parameter<'_>| match p.source {
             Source::Query => 0,
-            Source::Body => 1,
+            Source::FormBody => 1,
             _ => 2,
         };
         pairs.sort_by(|a, b| {

@@ -168,9 +168,9 @@ pub(crate) fn collect_into(
         })
         .and_then(|()| {
             params
-                .extend_decoded(Source::Body, form, collect.decoding)
+                .extend_decoded(Source::FormBody, form, collect.decoding)
                 .map_err(|source| Error::InvalidPercentEncoding {
-                    location: Source::Body,
+                    location: Source::FormBody,
                     source,
                 })
         });
@@ -195,8 +195,8 @@ fn check_no_protocol_parameters(params: &Parameters, protocol: &Protocol<'_>) ->
             .any(|(name, value)| value.is_some() && name.as_bytes() == p.name);
         if sent || p.name == b"oauth_signature" {
             return Err(Error::ProtocolParameterInRequest {
-                location: if p.source == Source::Body {
-                    Source::Body
+                location: if p.source == Source::FormBody {
+                    Source::FormBody
                 } else {
                     Source::Query
                 },

@@ -11,7 +11,7 @@
 //!
 //! let mut params = Parameters::new();
 //! params.extend_urlencoded(Source::Query, b"b5=%3D%253D&a3=a&c%40=&a2=r%20b")?;
-//! params.extend_urlencoded(Source::Body, b"c2&a3=2+q")?;
+//! params.extend_urlencoded(Source::FormBody, b"c2&a3=2+q")?;
 //! params.push(Source::Protocol, b"oauth_nonce", b"7d8f3e4a");
 //! assert_eq!(
 //!     params.normalize().to_string(),
@@ -38,8 +38,9 @@ pub(crate) use collect::{
 pub enum Source {
     /// The query of the request URL.
     Query,
-    /// A form body (`application/x-www-form-urlencoded`).
-    Body,
+    /// A form body (`application/x-www-form-urlencoded`), as `http::Transport::FormBody` names
+    /// it.
+    FormBody,
     /// The protocol parameters (`oauth_*`) that the signer adds.
     Protocol,
     /// The parameters of a received `Authorization` header, as a server reads them.
@@ -53,7 +54,7 @@ impl Source {
     pub fn place(self) -> &'static str {
         match self {
             Source::Query => "the query",
-            Source::Body => "the form body",
+            Source::FormBody => "the form body",
             Source::Protocol => "the protocol parameters",
             Source::Header => "the Authorization header",
         }
@@ -64,7 +65,7 @@ impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(match self {
             Source::Query => "query",
-            Source::Body => "body",
+            Source::FormBody => "body",
             Source::Protocol => "oauth",
             Source::Header => "header",
         })
@@ -695,12 +696,12 @@ mod tests {
         let mut params = Parameters::new();
         params.push(Source::Protocol, b"oauth_nonce", b"n");
         let err = params
-            .extend_urlencoded(Source::Body, b"ok=1&a=%2x")
+            .extend_urlencoded(Source::FormBody, b"ok=1&a=%2x")
             .unwrap_err();
         assert_eq!(err.offset(), 7);
         assert_eq!(params.len(), 1);
         let err = params
-            .extend_urlencoded(Source::Body, b"ok=1&a%=1")
+            .extend_urlencoded(Source::FormBody, b"ok=1&a%=1")
             .unwrap_err();
         assert_eq!(err.offset(), 6);
     }
