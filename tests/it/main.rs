@@ -14,6 +14,8 @@ mod parts;
 mod paths;
 mod properties;
 mod redis;
+#[cfg(feature = "tower")]
+mod routed_app;
 mod secrets;
 mod tower;
 mod verify;

@@ -10,23 +10,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::body::Body;
 use axum::http::Uri;
-use axum::routing::get;
-use axum::Router;
 use base64::Engine;
 use hmac::{KeyInit, Mac};
 use http_body_util::BodyExt;
 use oauth1_signer::tower::VerifyLayer;
-use oauth1_signer::verify::{
-    MemoryCredentials, MemoryNonceStore, ProxyHeaders, PublicOrigin, Verifier,
-};
+use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, ProxyHeaders, PublicOrigin};
 use oauth1_signer::{Consumer, Error, Request, RequestParts, Signer, Timestamp, Token};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use proptest::prelude::*;
 use tower::{Layer, ServiceExt};
 
+use crate::routed_app::{app, verifier, CONSUMER, TOKEN};
+
 const ORIGIN: &str = "https://api.example.com";
-const CONSUMER: (&str, &str) = ("ck", "consumer secret");
-const TOKEN: (&str, &str) = ("tk", "token secret");
 
 /// RFC 3986 §2.3's unreserved characters are the only ones left alone (RFC 5849 §3.6).
 const RFC3986: &AsciiSet = &NON_ALPHANUMERIC
@@ -77,25 +73,6 @@ fn signed_for(path: &str) -> String {
         sent.join(", "),
         enc(&signature)
     )
-}
-
-fn verifier() -> Verifier<MemoryCredentials, MemoryNonceStore> {
-    let mut credentials = MemoryCredentials::new();
-    credentials.add_consumer(CONSUMER.0, CONSUMER.1);
-    credentials.add_token(CONSUMER.0, TOKEN.0, TOKEN.1);
-    Verifier::new(credentials, MemoryNonceStore::new())
-}
-
-/// An application as axum routes it: `/a`, everything under `/b/`, and a fallback; each
-/// handler answers with its route and the path it was given. The layer is outside the
-/// router, so it sees every request first.
-fn app() -> Router {
-    let answer =
-        |route: &'static str| move |uri: Uri| async move { format!("{route} {}", uri.path()) };
-    Router::new()
-        .route("/a", get(answer("a")))
-        .route("/b/{*rest}", get(answer("b")))
-        .fallback(answer("fallback"))
 }
 
 struct Answer {

@@ -5,6 +5,8 @@
 #[path = "../../../../tests/it/common.rs"]
 mod common;
 pub(crate) mod loopback_provider;
+#[path = "../../../../tests/it/routed_app.rs"]
+mod routed_app;
 
 mod interop;
 mod interop_provider;

@@ -1,33 +1,12 @@
 //! reqwest resolves dot segments before it sends; the middleware signs the URL reqwest sends,
 //! so a server routes and verifies the same path.
 
-use axum::http::Uri;
-use axum::routing::get;
 use axum::Router;
 use oauth1_signer::tower::VerifyLayer;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
 use oauth1_signer::{Consumer, Signer, Token};
 use tower::Layer;
 
-const CONSUMER: (&str, &str) = ("ck", "consumer secret");
-const TOKEN: (&str, &str) = ("tk", "token secret");
-
-fn verifier() -> Verifier<MemoryCredentials, MemoryNonceStore> {
-    let mut credentials = MemoryCredentials::new();
-    credentials.add_consumer(CONSUMER.0, CONSUMER.1);
-    credentials.add_token(CONSUMER.0, TOKEN.0, TOKEN.1);
-    Verifier::new(credentials, MemoryNonceStore::new())
-}
-
-/// `/a`, everything under `/b/`, and a fallback; each answers with its route and its path.
-fn app() -> Router {
-    let answer =
-        |route: &'static str| move |uri: Uri| async move { format!("{route} {}", uri.path()) };
-    Router::new()
-        .route("/a", get(answer("a")))
-        .route("/b/{*rest}", get(answer("b")))
-        .fallback(answer("fallback"))
-}
+use crate::routed_app::{app, verifier, CONSUMER, TOKEN};
 
 /// reqwest resolves dot segments before it sends; its middleware signs the URL reqwest
 /// sends, so the server routes and verifies the same path.
