@@ -131,8 +131,7 @@ pub enum Written {
     Body(Vec<u8>),
 }
 
-/// The `Content-Type` of a form body, whose parameters are signed.
-pub const FORM: &str = crate::target::FORM;
+pub use crate::target::FORM;
 
 impl Written {
     /// Writes the header or the URI into `request`; a new body is returned for the caller to
@@ -249,8 +248,8 @@ pub fn sign_url(
     Ok((done, written))
 }
 
-/// Whether `headers` say the body is a form ([`FORM`], any letter case, parameters allowed),
-/// whose parameters are signed.
+/// Whether `headers` say the body is a form ([`crate::target::is_form`] of its
+/// `Content-Type`), whose parameters are signed.
 #[must_use]
 pub fn is_form(headers: &HeaderMap) -> bool {
     crate::target::is_form(content_type(headers))

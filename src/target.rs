@@ -32,10 +32,12 @@ use crate::grammar::is_tchar;
 use crate::Error;
 
 /// The `Content-Type` whose body's parameters are signed.
-pub(crate) const FORM: &str = "application/x-www-form-urlencoded";
+pub const FORM: &str = "application/x-www-form-urlencoded";
 
-/// Whether a Content-Type is `application/x-www-form-urlencoded`.
-pub(crate) fn is_form(content_type: &str) -> bool {
+/// Whether a `Content-Type` is [`FORM`] (any letter case, parameters such as
+/// `; charset=utf-8` allowed): the one test of whether a body's parameters are signed.
+#[must_use]
+pub fn is_form(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim();
     essence.eq_ignore_ascii_case(FORM)
 }

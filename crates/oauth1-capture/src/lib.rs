@@ -37,7 +37,8 @@ impl Capture {
     /// signed.
     #[must_use]
     pub fn has_form_body(&self) -> bool {
-        self.header("content-type").is_some_and(is_form)
+        self.header("content-type")
+            .is_some_and(oauth1_signer::target::is_form)
     }
 
     /// The `Authorization` header if it is an OAuth one.
@@ -72,11 +73,4 @@ pub(crate) fn unclosed(quote: char, at: usize) -> CaptureError {
     error(format!(
         "the {quote} quote at byte {at} is not closed: add the closing {quote}"
     ))
-}
-
-/// Whether a Content-Type is `application/x-www-form-urlencoded` (any letter case, parameters
-/// allowed), as the signer decides it: a request with that body signs its parameters.
-fn is_form(content_type: &str) -> bool {
-    oauth1_signer::Request::new("POST", "http://h/")
-        .is_ok_and(|request| request.with_body(content_type, b"").has_form_body())
 }
