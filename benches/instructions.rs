@@ -13,8 +13,8 @@ mod common;
 
 use std::hint::black_box;
 
+use oauth1_server::{MemoryNonceStore, Verifier};
 use oauth1_signer::encode;
-use oauth1_signer::verify::{MemoryNonceStore, Verifier};
 
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;

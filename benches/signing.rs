@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hmac::{Hmac, KeyInit, Mac};
-use oauth1_signer::verify::{MemoryNonceStore, Verifier};
+use oauth1_server::{MemoryNonceStore, Verifier};
 use oauth1_signer::{encode, Request};
 use sha1::Sha1;
 

@@ -69,7 +69,11 @@ impl fmt::Display for BaseUri<'_> {
 }
 
 /// Accepts only `http` and `https` URLs.
-pub(crate) fn check_scheme(url: &Url) -> Result<(), Error> {
+///
+/// # Errors
+///
+/// [`Error::UnsupportedScheme`] for any other scheme.
+pub fn check_scheme(url: &Url) -> Result<(), Error> {
     match url.scheme() {
         "http" | "https" => Ok(()),
         other => Err(Error::UnsupportedScheme {

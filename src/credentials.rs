@@ -38,7 +38,7 @@ pub enum OfConsumer {}
 
 /// The kind of temporary and token credentials, [`Token`] (a type-level tag, never a value;
 /// whether a token is temporary or token credentials is
-/// [`verify::TokenKind`](crate::verify::TokenKind)).
+/// `oauth1_server::TokenKind`).
 #[derive(Debug)]
 pub enum OfToken {}
 

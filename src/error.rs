@@ -135,21 +135,6 @@ pub enum Error {
         /// The request's `Content-Type`.
         content_type: String,
     },
-    /// A callback that a consumer cannot register
-    /// ([`Callbacks`](crate::verify::Callbacks)).
-    #[non_exhaustive]
-    InvalidCallback {
-        /// The callback as given.
-        callback: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
-    /// A public origin with a query or a fragment.
-    #[non_exhaustive]
-    InvalidOrigin {
-        /// The origin as given.
-        origin: String,
-    },
     /// The signed request could not be written back (its new URI was refused).
     #[non_exhaustive]
     WriteBack {
@@ -254,16 +239,6 @@ impl fmt::Display for Error {
                 f,
                 "the form body transport needs a form body, but the Content-Type is \"{}\": send the parameters in the header or the query, or send an application/x-www-form-urlencoded body",
                 content_type.escape_debug()
-            ),
-            Error::InvalidCallback { callback, reason } => write!(
-                f,
-                "the callback \"{}\" cannot be registered: it {reason}",
-                callback.escape_debug()
-            ),
-            Error::InvalidOrigin { origin } => write!(
-                f,
-                "invalid public origin \"{}\": give the scheme, the host and an optional path prefix, without a query or a fragment",
-                origin.escape_debug()
             ),
             Error::WriteBack { reason } => {
                 write!(f, "the signed request cannot be written back: {reason}")

@@ -5,17 +5,20 @@
 
 /// A control character, which a quoted value may not hold (a tab it may).
 #[allow(clippy::needless_bitwise_bool)] // no branches, so that a chunk's test is vectorized
-pub(crate) fn is_control(c: u8) -> bool {
+#[must_use]
+pub fn is_control(c: u8) -> bool {
     ((c < 0x20) & (c != b'\t')) | (c == 0x7f)
 }
 
 /// Optional whitespace (`OWS`): a space or a tab.
-pub(crate) fn is_ows(b: u8) -> bool {
+#[must_use]
+pub fn is_ows(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
 /// The index of the first byte at or after `i` that is not `OWS`.
-pub(crate) fn skip_ows(b: &[u8], mut i: usize) -> usize {
+#[must_use]
+pub fn skip_ows(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && is_ows(b[i]) {
         i += 1;
     }
@@ -23,7 +26,8 @@ pub(crate) fn skip_ows(b: &[u8], mut i: usize) -> usize {
 }
 
 /// An RFC 9110 `tchar`: the characters of a token (a method, a header parameter's name).
-pub(crate) fn is_tchar(b: u8) -> bool {
+#[must_use]
+pub fn is_tchar(b: u8) -> bool {
     TCHAR[usize::from(b)]
 }
 

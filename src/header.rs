@@ -70,6 +70,21 @@ fn push_realm(out: &mut encode::Writer, realm: &Realm) {
     out.raw(b"\"");
 }
 
+/// The `WWW-Authenticate` value of a 401 answer: `OAuth realm="…"` (RFC 5849 §3.2).
+///
+/// ```
+/// use oauth1_signer::header::www_authenticate;
+/// use oauth1_signer::Realm;
+///
+/// let realm = Realm::new("https://photos.example.net/")?;
+/// assert_eq!(www_authenticate(&realm), r#"OAuth realm="https://photos.example.net/""#);
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[must_use]
+pub fn www_authenticate(realm: &Realm) -> String {
+    build(Some(realm), std::iter::empty())
+}
+
 /// Builds the header value from the realm and the `oauth_*` parameters (names and decoded
 /// values, counted), in the order given.
 pub(crate) fn build<'p>(

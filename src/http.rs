@@ -256,7 +256,8 @@ pub fn is_form(headers: &HeaderMap) -> bool {
 }
 
 /// The `Content-Type` header, or `""` when it is absent or not text.
-pub(crate) fn content_type(headers: &HeaderMap) -> &str {
+#[must_use]
+pub fn content_type(headers: &HeaderMap) -> &str {
     headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

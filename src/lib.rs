@@ -13,10 +13,11 @@
 //!    or [`parts`], a [`RequestParts`] built from decoded query and form parameters, signed as
 //!    they are.
 //!
-//! Around it: [`verify`], the server side (a [`Verifier`](verify::Verifier) with its policy,
-//! credential and nonce stores), [`flow`], the client side of the three-legged flow, and
-//! [`explain`], which names the mistake behind another side's mismatched signature or base
-//! string (an [`Explainer`](explain::Explainer) tries every known cause alone and in pairs).
+//! Around it: [`received`], a received request's parameters collected as a server must,
+//! [`target`], the rules a request's method and URL follow so that the path signed is the path
+//! routed, [`flow`], the client side of the three-legged flow, and [`explain`], which names
+//! the mistake behind another side's mismatched signature or base string (an
+//! [`Explainer`](explain::Explainer) tries every known cause alone and in pairs).
 //!
 //! # Signing a request
 //!
@@ -59,17 +60,16 @@
 //! # Features
 //!
 //! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PKCS#1 or PKCS#8 PEM keys ([`PrivateKey`]).
-//! - `redis`: `verify::RedisNonceStore`, a nonce store shared by several server instances.
 //! - `http`: [`http::sign`] signs an [`http::Request`](::http::Request) in place, in the
 //!   header, the query or the form body.
-//! - `tower`: [`tower::VerifyLayer`], a `tower` layer that verifies incoming requests for an
-//!   `axum` or `hyper` server and hands the [`Verified`](verify::Verified) identity to the
-//!   handler.
+//! - `serde`: credentials that serialize and deserialize ([`persist`]).
 //!
-//! Signing `reqwest` requests (a `reqwest-middleware` middleware, an extension trait, the
-//! three-legged flow over HTTP) is the package `oauth1-reqwest`; the `oauth1` command line
-//! (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`, `oauth1 authorize`, `oauth1 send`,
-//! `oauth1 encode`) is the package `oauth1-cli`.
+//! Beside this crate, one package per audience: `oauth1-server` verifies requests and issues
+//! tokens (the verifier, its stores in memory or Redis, the provider, a `tower` layer for
+//! `axum` and `hyper`); `oauth1-reqwest` signs `reqwest` requests (a `reqwest-middleware`
+//! middleware, an extension trait, the three-legged flow over HTTP); `oauth1-cli` is the
+//! `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`, `oauth1 authorize`,
+//! `oauth1 send`, `oauth1 encode`).
 //!
 //! # Secrets
 //!
@@ -84,7 +84,7 @@ pub mod encode;
 mod error;
 pub mod explain;
 pub mod flow;
-mod grammar;
+pub mod grammar;
 pub mod header;
 #[cfg(feature = "http")]
 pub mod http;
@@ -92,13 +92,11 @@ pub mod params;
 pub mod parts;
 #[cfg(feature = "serde")]
 pub mod persist;
+pub mod received;
 pub mod request;
 mod secret;
 pub mod sign;
 pub mod target;
-#[cfg(feature = "tower")]
-pub mod tower;
-pub mod verify;
 
 pub use credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 pub use error::Error;
@@ -129,12 +127,6 @@ mod tests {
 
 /// The README's examples, run as doctests (those of the integrations need their features, so
 /// they run with all of them, as `scripts/test` does).
-#[cfg(all(
-    doctest,
-    feature = "http",
-    feature = "tower",
-    feature = "serde",
-    feature = "redis"
-))]
+#[cfg(all(doctest, feature = "http", feature = "serde"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -71,7 +71,7 @@ impl<'a> Request<'a> {
     /// A request for an already parsed URL, which it borrows. Its path is the parser's (dot
     /// segments resolved, characters percent-encoded): what reqwest sends for it. A server
     /// builds the URL of a received request with
-    /// [`PublicOrigin::url`](crate::verify::PublicOrigin::url), which refuses a path the parser
+    /// `oauth1_server::PublicOrigin::url`, which refuses a path the parser
     /// would rewrite, so that the path verified is the path routed.
     ///
     /// # Errors

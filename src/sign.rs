@@ -391,10 +391,24 @@ impl fmt::Debug for Signature {
 }
 
 /// The HMAC of one method keyed once (RFC 2104; the `hmac` crate, whose state after the key's
-/// pads is kept), cloned for each message: a signer keys it once for all its requests. Its
-/// states are as good as the key, and the `hmac` crate wipes them on drop.
+/// pads is kept), cloned for each message: a signer keys it once for all its requests, and a
+/// verifier keeps those of the credentials it sees often. Its states are as good as the key,
+/// and the `hmac` crate wipes them on drop; `Debug` shows nothing of them.
+///
+/// ```
+/// use oauth1_signer::sign::{KeyedMac, SigningKey};
+/// use oauth1_signer::{Secret, SignatureMethod};
+///
+/// let key = SigningKey::new(&Secret::from("kd94hf93k423kf44"), &Secret::from("pfkkdhi9sl3r4s00"));
+/// let mac = KeyedMac::new(SignatureMethod::HmacSha1, key.expose()).unwrap();
+/// assert_eq!(mac.digest(b"message").len(), 20);
+/// assert!(KeyedMac::new(SignatureMethod::Plaintext, key.expose()).is_none());
+/// ```
 #[derive(Clone)]
-pub(crate) enum KeyedMac {
+pub struct KeyedMac(Keyed);
+
+#[derive(Clone)]
+enum Keyed {
     Sha1(Hmac<Sha1>),
     Sha256(Hmac<Sha256>),
     Sha512(Hmac<Sha512>),
@@ -411,18 +425,21 @@ const MAX_DIGEST: usize = 64;
 
 impl KeyedMac {
     /// The HMAC of an HMAC `method` keyed with `key`; `None` for the other methods.
-    pub(crate) fn new(method: SignatureMethod, key: &[u8]) -> Option<Self> {
+    #[must_use]
+    pub fn new(method: SignatureMethod, key: &[u8]) -> Option<Self> {
         // HMAC takes keys of any length: new_from_slice does not fail.
-        match method {
-            SignatureMethod::HmacSha1 => Hmac::new_from_slice(key).ok().map(KeyedMac::Sha1),
-            SignatureMethod::HmacSha256 => Hmac::new_from_slice(key).ok().map(KeyedMac::Sha256),
-            SignatureMethod::HmacSha512 => Hmac::new_from_slice(key).ok().map(KeyedMac::Sha512),
+        let keyed = match method {
+            SignatureMethod::HmacSha1 => Hmac::new_from_slice(key).ok().map(Keyed::Sha1),
+            SignatureMethod::HmacSha256 => Hmac::new_from_slice(key).ok().map(Keyed::Sha256),
+            SignatureMethod::HmacSha512 => Hmac::new_from_slice(key).ok().map(Keyed::Sha512),
             _ => None,
-        }
+        };
+        keyed.map(KeyedMac)
     }
 
-    /// The MAC of `data`.
-    pub(crate) fn digest(&self, data: &[u8]) -> MacDigest {
+    /// The MAC of `data`: 20, 32 or 64 bytes.
+    #[must_use]
+    pub fn digest(&self, data: &[u8]) -> MacDigest {
         fn run<M: Mac + Clone>(keyed: &M, data: &[u8], out: &mut [u8; MAX_DIGEST]) -> usize {
             let mut mac = keyed.clone();
             mac.update(data);
@@ -431,17 +448,18 @@ impl KeyedMac {
             tag.len()
         }
         let mut bytes = [0u8; MAX_DIGEST];
-        let len = match self {
-            KeyedMac::Sha1(keyed) => run(keyed, data, &mut bytes),
-            KeyedMac::Sha256(keyed) => run(keyed, data, &mut bytes),
-            KeyedMac::Sha512(keyed) => run(keyed, data, &mut bytes),
+        let len = match &self.0 {
+            Keyed::Sha1(keyed) => run(keyed, data, &mut bytes),
+            Keyed::Sha256(keyed) => run(keyed, data, &mut bytes),
+            Keyed::Sha512(keyed) => run(keyed, data, &mut bytes),
         };
         MacDigest { bytes, len }
     }
 }
 
-/// An HMAC digest: `len` bytes of `bytes`.
-pub(crate) struct MacDigest {
+/// An HMAC digest ([`KeyedMac::digest`]), read as its bytes; compare it with
+/// [`subtle::ConstantTimeEq`], never `==`.
+pub struct MacDigest {
     bytes: [u8; MAX_DIGEST],
     len: usize,
 }
@@ -556,14 +574,18 @@ fn rsa_padding_and_digest(
 }
 
 /// Whether `signature` (raw bytes, after base64 decoding) is `method`'s RSA signature of
-/// `base_string` under `key`.
+/// `base_string` under `key`; false for a method that is not RSA's.
 #[cfg(feature = "rsa")]
-pub(crate) fn rsa_verify(
+#[must_use]
+pub fn rsa_verify(
     method: SignatureMethod,
     key: &PublicKey,
     base_string: &[u8],
     signature: &[u8],
 ) -> bool {
+    if !method.is_rsa() {
+        return false;
+    }
     let (padding, digest) = rsa_padding_and_digest(method, base_string);
     key.inner.verify(padding, &digest, signature).is_ok()
 }

@@ -11,7 +11,7 @@
 //! routed the received one, a request signed for `/a` could be sent as `/b/../a` and reach
 //! whatever serves `/b/…`. So:
 //!
-//! - the verifier, the `tower` layer and [`PublicOrigin`](crate::verify::PublicOrigin) take a
+//! - the verifier, the `tower` layer and `PublicOrigin` (package `oauth1-server`) take a
 //!   received path only in the exact form a URL parser writes it ([`AmbiguousPath`]
 //!   otherwise, answered `400` with `oauth_problem=parameter_rejected`): the base string URI
 //!   then holds exactly the bytes the router routes;
@@ -54,7 +54,11 @@ pub(crate) fn check_method(method: &str) -> Result<(), Error> {
 
 /// Requires `scheme://` and a host in the text itself: the URL parser would otherwise take
 /// `http:example.com` or `https:///path` as naming a host.
-pub(crate) fn check_authority(url: &str) -> Result<(), Error> {
+///
+/// # Errors
+///
+/// [`Error::UrlWithoutHost`] for a URL whose text has no `//` and host after its scheme.
+pub fn check_authority(url: &str) -> Result<(), Error> {
     match after_slashes(url) {
         Some(authority)
             if !authority.is_empty() && !authority.starts_with(['/', '\\', '?', '#']) =>
@@ -81,7 +85,8 @@ pub(crate) fn check_url_path(url: &str) -> Result<(), Error> {
 /// The path of an absolute `http` or `https` URL's text as sent, which [`check_authority`]
 /// has accepted: from the end of the authority (`/`, or `\\`, which a URL parser takes for
 /// `/`) to the query or fragment; `/` when that is empty, as RFC 9112 §3.2.1 sends it.
-pub(crate) fn path_of(url: &str) -> &str {
+#[must_use]
+pub fn path_of(url: &str) -> &str {
     let after = after_slashes(url).unwrap_or("");
     let path = &after[after.find(['/', '\\', '?', '#']).unwrap_or(after.len())..];
     match &path[..path.find(['?', '#']).unwrap_or(path.len())] {
@@ -129,7 +134,21 @@ fn is_dot_segment(segment: &str) -> bool {
 
 /// Refuses a received path (`path`, as the router routes it) unless the public URL's path
 /// (`public`, what is signed) ends with exactly it: the verifier's rule.
-pub(crate) fn check_received(path: &str, public: &str) -> Result<(), AmbiguousPath> {
+///
+/// ```
+/// use oauth1_signer::target::{check_received, AmbiguousPath};
+///
+/// assert!(check_received("/a", "/api/a").is_ok());
+/// assert!(matches!(
+///     check_received("/b/../a", "/a"),
+///     Err(AmbiguousPath::DotSegment { .. })
+/// ));
+/// ```
+///
+/// # Errors
+///
+/// The [`AmbiguousPath`] that says how the router's path and the signed one could differ.
+pub fn check_received(path: &str, public: &str) -> Result<(), AmbiguousPath> {
     // A URL's path has no dot segment or backslash, and `path` starts at a segment boundary
     // of it: every segment of `path` is one of the public path's.
     if path.starts_with('/') && public.ends_with(path) {
@@ -156,7 +175,8 @@ pub(crate) fn check_received(path: &str, public: &str) -> Result<(), AmbiguousPa
 }
 
 /// The path a URL parser makes of `path` in an `http` URL.
-pub(crate) fn parsed_path(path: &str) -> String {
+#[must_use]
+pub fn parsed_path(path: &str) -> String {
     url::Url::parse("http://h/")
         .map(|mut url| {
             url.set_path(path);

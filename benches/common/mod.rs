@@ -2,8 +2,8 @@
 //! independently computed signatures: shared by the benchmarks.
 
 use oauth1_cases::Case;
+use oauth1_server::MemoryCredentials;
 use oauth1_signer::encode::decode_form;
-use oauth1_signer::verify::MemoryCredentials;
 use oauth1_signer::{Consumer, Nonce, Request, RequestParts, Signer, Timestamp, Token};
 use url::Url;
 

@@ -1,12 +1,12 @@
 //! The checks the fuzz targets run: each drives one stage of `oauth1-signer` with arbitrary
 //! bytes and panics when an invariant fails, not only when the library itself panics.
 
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Reason, Verifier};
 use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::encode::{self as pct, decode_form, encode, encoded_len};
 use oauth1_signer::explain::{compare, find_base_string, Explainer, Observed};
 use oauth1_signer::header::{Authorization, Limits};
 use oauth1_signer::params::{Parameters, Source};
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Reason, Verifier};
 use oauth1_signer::{Consumer, Nonce, Request, SignatureMethod, Signer, Timestamp, Token};
 
 /// The command line's own code for a `sign --jsonl` line.

@@ -96,8 +96,13 @@ impl fmt::Debug for Parameter<'_> {
     }
 }
 
-/// Where a value lies in the buffer of [`Parameters`].
-pub(crate) type Span = std::ops::Range<usize>;
+/// Where a parameter's value lies in its [`Parameters`] ([`Parameters::with_value_spans`]).
+/// It holds through [`Parameters::retain`] (for the parameters kept) and
+/// [`Parameters::normalize`], so that a verifier finds the protocol parameters once, in the
+/// order they were collected, and reads them after sorting. Read in another collection, a span
+/// gives that collection's bytes there, or none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span(std::ops::Range<usize>);
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -334,13 +339,14 @@ impl Parameters {
     /// The parameters in the order they were collected, each with where its value lies in the
     /// buffer, which stays put through [`Parameters::normalize`], and through
     /// [`Parameters::retain`] for the parameters it keeps.
-    pub(crate) fn with_value_spans(&self) -> impl Iterator<Item = (Parameter<'_>, Span)> + '_ {
-        (self.entries.iter()).map(|e| (self.parameter(e), e.name_end..e.value_end))
+    pub fn with_value_spans(&self) -> impl Iterator<Item = (Parameter<'_>, Span)> + '_ {
+        (self.entries.iter()).map(|e| (self.parameter(e), Span(e.name_end..e.value_end)))
     }
 
     /// The bytes at `span` (from [`Parameters::with_value_spans`]); none for no span.
-    pub(crate) fn at(&self, span: Option<&Span>) -> &[u8] {
-        span.and_then(|span| self.bytes.get(span.clone()))
+    #[must_use]
+    pub fn at(&self, span: Option<&Span>) -> &[u8] {
+        span.and_then(|span| self.bytes.get(span.0.clone()))
             .unwrap_or_default()
     }
 
@@ -419,7 +425,8 @@ impl Normalized {
 
     /// The bytes at `span` (from [`Parameters::with_value_spans`] before normalizing); none
     /// for no span.
-    pub(crate) fn at(&self, span: Option<&Span>) -> &[u8] {
+    #[must_use]
+    pub fn at(&self, span: Option<&Span>) -> &[u8] {
         self.0.at(span)
     }
 

@@ -50,7 +50,7 @@ fn signing_the_x_api_sample_allocates_at_most_three_times() {
 /// W5 of the benchmarks: verifying the X API sample, each request with its own nonce.
 #[test]
 fn verifying_the_x_api_sample_allocates_at_most_six_times() {
-    use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+    use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verifier};
 
     let (consumer_key, consumer_secret) = (
         "xvz1evFS4wEEPTGEFPHBog",
@@ -106,7 +106,7 @@ fn verifying_the_x_api_sample_allocates_at_most_six_times() {
 /// decoded or room is made for them: what it costs the server does not grow with them.
 #[test]
 fn too_many_parameters_are_refused_before_room_is_made_for_them() {
-    use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verifier};
+    use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verifier};
 
     let verifier = Verifier::new(MemoryCredentials::new(), MemoryNonceStore::new());
     let url = Url::parse("https://api.example.com/upload").unwrap();

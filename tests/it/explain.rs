@@ -240,6 +240,10 @@ fn compare_never_panics_on_text_that_is_not_a_base_string() {
 #[cfg(feature = "rsa")]
 #[test]
 fn rsa_signatures_are_explained_by_verifying_them() {
+    // The case's key is read by the request-case crate, with its own `rsa` feature.
+    if !oauth1_cases::RSA {
+        return;
+    }
     let case = read_cases(&fixtures_dir().join("published.json"))
         .into_iter()
         .find(|c| c.name == "oauth-wiki-rsa-sha1")

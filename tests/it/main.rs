@@ -2,21 +2,12 @@
 //! by the features it needs.
 
 mod common;
+mod hidden;
 
 mod allocations;
-mod bad_input;
-mod diagnose;
 mod explain;
 mod fixtures;
 mod http;
-mod issue;
 mod parts;
-mod paths;
 mod properties;
-mod redis;
-#[cfg(feature = "tower")]
-mod routed_app;
 mod secrets;
-mod tower;
-mod verify;
-mod verify_fixtures;

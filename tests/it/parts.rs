@@ -5,8 +5,8 @@
 use crate::common;
 
 use common::{case_files, read_cases, signer, Case};
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::encode::decode_form;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::{Error, Nonce, Request, RequestParts, SignatureMethod, Timestamp};
 
 /// The `name=value` pairs of a query or form body, decoded as a form decodes them.
@@ -71,7 +71,7 @@ fn cases() -> Vec<Case> {
         .iter()
         .flat_map(|f| read_cases(f))
         .filter(|c| c.expected.signature.is_some() && !c.expected.error)
-        .filter(|c| cfg!(feature = "rsa") || c.private_key_pem.is_none())
+        .filter(|c| oauth1_cases::RSA || c.private_key_pem.is_none())
         .collect()
 }
 

@@ -2,9 +2,9 @@
 //! parameter normalization against a sort written here, invariance under permutation, and
 //! sign → verify, where every single change to the signed request makes verification fail.
 
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::encode::{decode, decode_form, encode, encoded_len};
 use oauth1_signer::params::{Parameters, Source};
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::{
     BodyHash, Consumer, Nonce, Request, SignatureMethod, Signer, Timestamp, Token,
 };

@@ -3,7 +3,7 @@
 //! them, and the answer to one `oauth1 sign --jsonl` line. The command line, the tests, the
 //! benchmarks and the fuzz targets all read it from here.
 
-use oauth1_signer::verify::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
+use oauth1_server::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
 use oauth1_signer::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Token,
     Version,
@@ -438,6 +438,10 @@ impl Held {
         })
     }
 }
+
+/// Whether cases with RSA keys are read (the feature `rsa`): without it, a case's private key
+/// is left out, and signing it fails with the error that names the missing feature.
+pub const RSA: bool = cfg!(feature = "rsa");
 
 /// The answer to a public key without the `rsa` feature.
 pub const NO_RSA: &str = "a public key needs the rsa feature: cargo install oauth1-cli";

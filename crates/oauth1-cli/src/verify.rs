@@ -1,7 +1,7 @@
 //! `oauth1 verify`: a received request checked as a server checks it.
 
 use oauth1_cases::{json_object, Held, VerifyLine};
-use oauth1_signer::verify::{
+use oauth1_server::{
     received_url, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
 };
 use oauth1_signer::{Request, Timestamp};

@@ -8,9 +8,9 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::routing::any;
 use axum::{Extension, Router};
+use oauth1_server::tower::VerifyLayer;
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 use oauth1_signer::header::Authorization;
-use oauth1_signer::tower::VerifyLayer;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 
 const CONSUMER: (&str, &str) = ("send-consumer", "send consumer secret");
 const TOKEN: (&str, &str) = ("send-token", "send token secret");

@@ -11,8 +11,8 @@ use axum::extract::RawQuery;
 use axum::http::StatusCode;
 use axum::routing::any;
 use axum::{Extension, Router};
-use oauth1_signer::tower::VerifyLayer;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
+use oauth1_server::tower::VerifyLayer;
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 
 pub(crate) const CONSUMER: (&str, &str) = ("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
 pub(crate) const TEMPORARY: (&str, &str) = ("hh5s93j4hdidpola", "hdhd0244k9j7ao03");

@@ -5,7 +5,7 @@
 #[path = "../../../../tests/it/common.rs"]
 mod common;
 pub(crate) mod loopback_provider;
-#[path = "../../../../tests/it/routed_app.rs"]
+#[path = "../../../oauth1-server/tests/it/routed_app.rs"]
 mod routed_app;
 
 mod interop;

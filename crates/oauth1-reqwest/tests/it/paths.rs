@@ -2,7 +2,7 @@
 //! so a server routes and verifies the same path.
 
 use axum::Router;
-use oauth1_signer::tower::VerifyLayer;
+use oauth1_server::tower::VerifyLayer;
 use oauth1_signer::{Consumer, Signer, Token};
 use tower::Layer;
 

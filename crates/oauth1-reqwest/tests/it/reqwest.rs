@@ -11,9 +11,9 @@ use axum::response::{IntoResponse, Redirect};
 use axum::routing::any;
 use axum::{Extension, Router};
 use oauth1_reqwest::{OAuth1Middleware, SignExt};
+use oauth1_server::tower::VerifyLayer;
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 use oauth1_signer::http::Transport;
-use oauth1_signer::tower::VerifyLayer;
-use oauth1_signer::verify::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
 use oauth1_signer::{Consumer, Signer, Token};
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware, Middleware, Next};
 

@@ -1,0 +1,495 @@
+//! A load test of the tower layer on loopback: axum servers in this process, on a Tokio runtime
+//! of their own, a Redis started here, and clients on another runtime that sign every request
+//! fresh (a replayed request is not load, it is a replay). `scripts/load` runs it; it stops what
+//! it started on exit.
+//!
+//! `cargo bench -p oauth1-server --bench load --features tower,redis -- [SECONDS] [CONNECTIONS]` (defaults: 5
+//! seconds a scenario, 32 connections; `cargo bench` alone runs each for 1 second). Scenarios:
+//!
+//! - `plain`: axum without the layer, the floor (the clients sign all the same);
+//! - `memory`: `VerifyLayer` with the memory nonce store;
+//! - `redis`: `VerifyLayer` with `RedisNonceStore`;
+//! - `two-instances`: two servers sharing one Redis, every signed request sent to both at once:
+//!   exactly one must accept it;
+//! - `redis-outage`: `redis`, with Redis stopped for 2 seconds in the middle and started
+//!   again: nothing may be accepted while it is down, and requests must be accepted again
+//!   soon after it is back.
+//!
+//! For each: throughput, p50 and p99 latency, the CPU time the server's threads (and
+//! `redis-server`) spent per request, read from `/proc`, and per second the accepted, 503 and
+//! other answers. The server's CPU per request against plain's is the share of plain's rate
+//! that a server with its CPU to itself would serve at: on this machine the clients take CPU
+//! from the same cores. It exits non-zero if a request was accepted twice, or accepted while Redis was
+//! down, or if acceptance did not resume within 1 second of Redis's return.
+
+use std::net::TcpListener as StdListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::routing::get;
+use axum::Router;
+use oauth1_server::tower::VerifyLayer;
+use oauth1_server::{MemoryCredentials, MemoryNonceStore, RedisNonceStore, Verifier};
+use oauth1_signer::{Consumer, Request, Signer, Token};
+use tokio::runtime::Handle;
+
+const CK: &str = "load-consumer";
+const CS: &str = "load consumer secret";
+const TK: &str = "load-token";
+const TS: &str = "load token secret";
+
+fn credentials() -> MemoryCredentials {
+    let mut c = MemoryCredentials::new();
+    c.add_consumer(CK, CS);
+    c.add_token(CK, TK, TS);
+    c
+}
+
+/// A `redis-server` on a free loopback port, stopped on drop.
+struct Redis {
+    child: Option<Child>,
+    port: u16,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let port = StdListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let mut redis = Redis { child: None, port };
+        redis.restart();
+        redis
+    }
+
+    fn restart(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server is not installed: run scripts/load, which installs it");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// CPU time, in clock ticks of 1/100 s (Linux's `USER_HZ`): of this process's threads whose
+/// name starts with `name`, read from `/proc`.
+fn thread_ticks(name: &str) -> u64 {
+    let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
+    tasks
+        .flatten()
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm")).is_ok_and(|c| c.starts_with(name))
+        })
+        .map(|task| ticks(&std::fs::read_to_string(task.path().join("stat")).unwrap_or_default()))
+        .sum()
+}
+
+/// [`thread_ticks`] of a whole process.
+fn process_ticks(pid: u32) -> u64 {
+    ticks(&std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default())
+}
+
+/// User and system time from a `stat` line of `/proc` (its 14th and 15th fields; the 2nd, the
+/// command's name in parentheses, may hold spaces).
+fn ticks(stat: &str) -> u64 {
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok());
+    field(14).unwrap_or(0) + field(15).unwrap_or(0)
+}
+
+/// The CPU time spent by the server's runtime, and by Redis when it runs, from when it was
+/// made.
+struct Cpu {
+    server: u64,
+    redis: Option<(u32, u64)>,
+}
+
+impl Cpu {
+    fn start(redis: Option<&Redis>) -> Cpu {
+        Cpu {
+            server: thread_ticks(SERVER_THREADS),
+            redis: redis
+                .and_then(|r| r.child.as_ref())
+                .map(|c| (c.id(), process_ticks(c.id()))),
+        }
+    }
+
+    /// Microseconds of server CPU, and of Redis CPU, per request since [`Cpu::start`].
+    fn per_request(&self, requests: usize) -> (f64, Option<f64>) {
+        #[allow(clippy::cast_precision_loss)] // counts far below 2^52
+        let per = |ticks: u64| ticks as f64 * 1e4 / requests.max(1) as f64;
+        (
+            per(thread_ticks(SERVER_THREADS) - self.server),
+            self.redis
+                .map(|(pid, before)| per(process_ticks(pid).saturating_sub(before))),
+        )
+    }
+}
+
+/// The name of the server runtime's threads.
+const SERVER_THREADS: &str = "load-server";
+
+/// What a server verifies with.
+enum Nonces {
+    None,
+    Memory,
+    Redis(String),
+}
+
+/// Serves `/photos` on a free loopback port, on the server's runtime: behind the layer unless
+/// `nonces` is `None`, for clients that sign its own origin. Returns the origin.
+fn serve(server: &Handle, nonces: Nonces) -> String {
+    serve_as(server, nonces, None)
+}
+
+/// [`serve`], for clients that sign `public` (another instance's origin, as behind a load
+/// balancer) when given.
+fn serve_as(server: &Handle, nonces: Nonces, public: Option<&str>) -> String {
+    let listener = StdListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let own = format!("http://{}", listener.local_addr().unwrap());
+    let origin = public.map_or_else(|| own.clone(), str::to_owned);
+    let app = Router::new().route("/photos", get(|| async { "ok" }));
+    let app = match nonces {
+        Nonces::None => app,
+        Nonces::Memory => app.layer(
+            VerifyLayer::new(
+                Verifier::new(credentials(), MemoryNonceStore::new()),
+                &origin,
+            )
+            .unwrap(),
+        ),
+        Nonces::Redis(url) => {
+            let store = RedisNonceStore::open(&url)
+                .unwrap()
+                .with_timeout(Duration::from_millis(500));
+            app.layer(VerifyLayer::new(Verifier::new(credentials(), store), &origin).unwrap())
+        }
+    };
+    server.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        axum::serve(listener, app).await
+    });
+    own
+}
+
+/// One answer: when it came (since the start), its status, how long it took.
+#[derive(Clone, Copy)]
+struct Answer {
+    at: Duration,
+    status: u16,
+    latency: Duration,
+}
+
+/// Sends signed GETs to every origin at once, from `connections` tasks, for `seconds`.
+/// Returns, per request, the answers of each origin.
+async fn load(origins: &[String], connections: usize, seconds: u64) -> Vec<Vec<Answer>> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(connections)
+        .build()
+        .unwrap();
+    let signer = Signer::new(Consumer::new(CK, CS)).with_token(Token::new(TK, TS));
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let tasks: Vec<_> = (0..connections)
+        .map(|_| {
+            let (client, signer, results) = (client.clone(), signer.clone(), Arc::clone(&results));
+            let origins = origins.to_vec();
+            tokio::spawn(async move {
+                let mut mine = Vec::new();
+                while Instant::now() < deadline {
+                    // Signed for the first origin; the others get the same header (the
+                    // two-instance scenario's servers share one public origin's requests).
+                    let url = format!("{}/photos?size=original", origins[0]);
+                    let request = Request::new("GET", &url).unwrap();
+                    let header = signer.sign_now(&request).unwrap().authorization();
+                    let sent = Instant::now();
+                    let answers = send_to_all(&client, &origins, &header).await;
+                    mine.push(
+                        answers
+                            .into_iter()
+                            .map(|status| Answer {
+                                at: sent.duration_since(start),
+                                status,
+                                latency: sent.elapsed(),
+                            })
+                            .collect::<Vec<_>>(),
+                    );
+                }
+                results.lock().unwrap().extend(mine);
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let mut all = results.lock().unwrap();
+    std::mem::take(&mut *all)
+}
+
+/// The status of the same signed request sent to each origin at once (0 for a transport
+/// error).
+async fn send_to_all(client: &reqwest::Client, origins: &[String], header: &str) -> Vec<u16> {
+    let send = |origin: &String| {
+        client
+            .get(format!("{origin}/photos?size=original"))
+            .header("authorization", header)
+            .send()
+    };
+    match origins {
+        [one] => vec![send(one).await.map_or(0, |r| r.status().as_u16())],
+        [a, b] => {
+            let (x, y) = tokio::join!(send(a), send(b));
+            vec![
+                x.map_or(0, |r| r.status().as_u16()),
+                y.map_or(0, |r| r.status().as_u16()),
+            ]
+        }
+        _ => unreachable!("one or two origins"),
+    }
+}
+
+/// Prints the scenario's line, the CPU the server (and Redis) spent per request with the
+/// share of the plain server's rate a server with the CPU to itself would serve at, and the
+/// scenario's seconds; returns the answers of the first origin.
+fn report(
+    name: &str,
+    requests: &[Vec<Answer>],
+    seconds: u64,
+    cpu: &Cpu,
+    plain: &mut Option<f64>,
+) -> Vec<Answer> {
+    let first: Vec<Answer> = requests.iter().map(|r| r[0]).collect();
+    let mut latencies: Vec<Duration> = first.iter().map(|a| a.latency).collect();
+    latencies.sort_unstable();
+    let quantile = |permille: usize| {
+        latencies
+            .get(latencies.len() * permille / 1000)
+            .copied()
+            .unwrap_or_default()
+    };
+    let rate = first.len() / usize::try_from(seconds).unwrap_or(1).max(1);
+    println!(
+        "{name:<14} {rate:>9} req/s   p50 {:>7.2} ms   p99 {:>7.2} ms",
+        quantile(500).as_secs_f64() * 1e3,
+        quantile(990).as_secs_f64() * 1e3,
+    );
+    let (server, redis) = cpu.per_request(requests.len());
+    let share = match plain {
+        None => {
+            *plain = Some(server);
+            String::new()
+        }
+        Some(floor) => format!(
+            ", served alone at {:.0}% of plain's rate",
+            100.0 * *floor / server
+        ),
+    };
+    let redis = redis.map_or(String::new(), |r| format!("   redis-server {r:.1} µs/req"));
+    println!("    server CPU {server:.1} µs/req{share}{redis}");
+    let last = usize::try_from(seconds).unwrap_or(usize::MAX);
+    let mut per_second = vec![[0usize; 3]; last.saturating_add(1)];
+    for answer in &first {
+        let second = usize::try_from(answer.at.as_secs()).unwrap_or(last);
+        let slot = &mut per_second[second.min(last)];
+        match answer.status {
+            200 => slot[0] += 1,
+            503 => slot[1] += 1,
+            _ => slot[2] += 1,
+        }
+    }
+    for (second, [accepted, unavailable, other]) in per_second.iter().enumerate() {
+        if accepted + unavailable + other > 0 {
+            println!(
+                "    second {second:>2}: accepted {accepted:>7}   503 {unavailable:>6}   other {other:>6}"
+            );
+        }
+    }
+    first
+}
+
+/// Every signed request sent to both instances at once: exactly one may accept it.
+async fn two_instances(
+    origins: &[String],
+    connections: usize,
+    seconds: u64,
+    redis: &Redis,
+    failures: &mut Vec<String>,
+) {
+    let cpu = Cpu::start(Some(redis));
+    let answers = load(origins, connections, seconds).await;
+    report("two-instances", &answers, seconds, &cpu, &mut None);
+    let accepted = |pair: &Vec<Answer>| pair.iter().filter(|a| a.status == 200).count();
+    let twice = answers.iter().filter(|pair| accepted(pair) == 2).count();
+    let once = answers.iter().filter(|pair| accepted(pair) == 1).count();
+    println!(
+        "    pairs: {} sent to both, accepted once {once}, accepted twice {twice}",
+        answers.len()
+    );
+    if twice > 0 {
+        failures.push(format!("two-instances: {twice} requests accepted twice"));
+    }
+}
+
+/// Redis goes away for 2 seconds in the middle of a run of at least 6: nothing may be
+/// accepted meanwhile, and acceptance must resume within 1 second of its return.
+async fn outage(
+    redis: &mut Redis,
+    origin: String,
+    connections: usize,
+    seconds: u64,
+    failures: &mut Vec<String>,
+) {
+    let seconds = seconds.max(6);
+    let stop_at = Duration::from_secs(seconds / 2 - 1);
+    let run_start = Instant::now();
+    let control = async {
+        tokio::time::sleep(stop_at).await;
+        let stopped = Instant::now();
+        redis.stop();
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let restarting = Instant::now();
+        redis.restart();
+        (stopped - run_start, restarting - run_start)
+    };
+    let origins = [origin];
+    let cpu = Cpu::start(None);
+    let (answers, (stopped, restarting)) =
+        tokio::join!(load(&origins, connections, seconds), control);
+    let first = report("redis-outage", &answers, seconds, &cpu, &mut None);
+    let accepted_while_down = first
+        .iter()
+        .filter(|a| a.status == 200 && a.at > stopped && a.at + a.latency < restarting)
+        .count();
+    let back = first
+        .iter()
+        .filter(|a| a.status == 200 && a.at > restarting)
+        .map(|a| (a.at + a.latency).saturating_sub(restarting))
+        .min();
+    println!(
+        "    Redis down from {:.2} s to {:.2} s: accepted meanwhile {accepted_while_down}; first accepted {} after it was back",
+        stopped.as_secs_f64(),
+        restarting.as_secs_f64(),
+        back.map_or("never".to_owned(), |d| format!("{:.0} ms", d.as_secs_f64() * 1e3)),
+    );
+    if accepted_while_down > 0 {
+        failures.push(format!(
+            "redis-outage: {accepted_while_down} requests accepted while Redis was down"
+        ));
+    }
+    if back.is_none_or(|d| d > Duration::from_secs(1)) {
+        failures.push("redis-outage: not accepting within 1 s of Redis's return".to_owned());
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
+    let seconds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let connections: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(32);
+    // Only the scenarios whose name contains this, if given.
+    let only = args.next().unwrap_or_default();
+    let run = |name: &str| name.contains(only.as_str());
+    // The server and the clients run on runtimes of their own, so that the server's CPU time
+    // can be told apart; both share the machine's cores.
+    let server_runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name(SERVER_THREADS)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = server_runtime.handle().clone();
+    let clients = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("load-client")
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut failures = Vec::new();
+    println!("{connections} connections, {seconds} s a scenario, every request signed fresh");
+
+    clients.block_on(async {
+        let mut plain = None;
+        if run("plain") {
+            let origin = serve(&server, Nonces::None);
+            let cpu = Cpu::start(None);
+            let answers = load(&[origin], connections, seconds).await;
+            report("plain", &answers, seconds, &cpu, &mut plain);
+        }
+
+        if run("memory") {
+            let origin = serve(&server, Nonces::Memory);
+            let cpu = Cpu::start(None);
+            let answers = load(&[origin], connections, seconds).await;
+            let first = report("memory", &answers, seconds, &cpu, &mut plain);
+            if first.iter().any(|a| a.status != 200) {
+                failures.push("memory: a fresh request was refused".to_owned());
+            }
+        }
+
+        if !["redis", "two-instances", "redis-outage"]
+            .into_iter()
+            .any(run)
+        {
+            return;
+        }
+        let mut redis = Redis::start();
+        let origin = serve(&server, Nonces::Redis(redis.url()));
+        if run("redis") {
+            let cpu = Cpu::start(Some(&redis));
+            let answers = load(std::slice::from_ref(&origin), connections, seconds).await;
+            let first = report("redis", &answers, seconds, &cpu, &mut plain);
+            if first.iter().any(|a| a.status != 200) {
+                failures.push("redis: a fresh request was refused".to_owned());
+            }
+        }
+
+        if run("two-instances") {
+            // Signed for the first instance's origin, which both serve.
+            let other = serve_as(&server, Nonces::Redis(redis.url()), Some(&origin));
+            two_instances(
+                &[origin.clone(), other],
+                connections,
+                seconds,
+                &redis,
+                &mut failures,
+            )
+            .await;
+        }
+        if run("redis-outage") {
+            outage(&mut redis, origin, connections, seconds, &mut failures).await;
+        }
+    });
+    if !failures.is_empty() {
+        for failure in &failures {
+            eprintln!("FAILED: {failure}");
+        }
+        std::process::exit(1);
+    }
+}

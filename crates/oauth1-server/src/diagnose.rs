@@ -1,0 +1,209 @@
+//! The verifier's diagnosis of a bad signature: the explain search run on the received request
+//! with the server's own secrets and the client's signature, within a budget.
+
+use std::fmt;
+use std::sync::Mutex;
+
+use oauth1_signer::explain::{Cause, Explainer, Observed, Verdict};
+use oauth1_signer::{
+    BodyHash, Consumer, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Timestamp, Token,
+    Version,
+};
+
+/// Why a signature did not match, as far as the verifier could tell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Diagnosis {
+    /// These mistakes reproduce the client's signature: signing the received request with
+    /// the server's secrets and them gives exactly what the client sent. Most likely first;
+    /// `pair` when it takes both of the first two together.
+    Found {
+        /// The mistakes, by the ids of the shared vocabulary.
+        causes: Vec<Cause>,
+        /// Whether the first two together reproduce it (rather than each alone).
+        pair: bool,
+    },
+    /// No single mistake and no pair of them reproduces it (or the credentials are not
+    /// known: the two are not told apart).
+    NotFound,
+    /// Not attempted, and why.
+    Skipped(String),
+}
+
+impl Diagnosis {
+    /// The cause ids, most likely first; empty unless found.
+    #[must_use]
+    pub fn cause_ids(&self) -> Vec<&'static str> {
+        match self {
+            Diagnosis::Found { causes, .. } => causes.iter().map(|c| c.id()).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnosis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Diagnosis::Found { causes, pair: true } if causes.len() >= 2 => {
+                let (a, b) = (causes[0], causes[1]);
+                write!(
+                    f,
+                    "the client's signature matches this request signed with {a} and {b} together: it {}, and {}. To fix: {} {}",
+                    a.what(),
+                    b.what(),
+                    a.fix(),
+                    b.fix()
+                )
+            }
+            Diagnosis::Found { causes, .. } => match causes.first() {
+                Some(first) => write!(
+                    f,
+                    "the client's signature matches this request signed with {first}: it {}. To fix: {}",
+                    first.what(),
+                    first.fix()
+                ),
+                None => f.write_str("no known mistake reproduces the client's signature"),
+            },
+            Diagnosis::NotFound => f.write_str(
+                "no known mistake reproduces the client's signature: check the secrets both sides use",
+            ),
+            Diagnosis::Skipped(why) => write!(f, "not diagnosed: {why}"),
+        }
+    }
+}
+
+fn skipped(why: &str) -> Diagnosis {
+    Diagnosis::Skipped(why.to_owned())
+}
+
+/// At most `per_second` diagnoses in any second of the server's clock: what a burst of bad
+/// signatures can cost the server, beyond which they are refused undiagnosed.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    per_second: u32,
+    /// The second counted and the diagnoses made in it.
+    used: Mutex<(u64, u32)>,
+}
+
+impl Budget {
+    pub(crate) fn new(per_second: u32) -> Self {
+        Budget {
+            per_second,
+            used: Mutex::new((0, 0)),
+        }
+    }
+
+    pub(crate) fn per_second(&self) -> u32 {
+        self.per_second
+    }
+
+    /// Takes one diagnosis in the second `now`, if the budget has one left.
+    pub(crate) fn take(&self, now: Timestamp) -> bool {
+        let mut used = self
+            .used
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if used.0 != now.as_secs() {
+            *used = (now.as_secs(), 0);
+        }
+        if used.1 >= self.per_second {
+            return false;
+        }
+        used.1 += 1;
+        true
+    }
+}
+
+/// What the received request said, for signing it again with each mistake.
+pub(crate) struct Received<'a> {
+    pub(crate) request: &'a Request<'a>,
+    pub(crate) method: SignatureMethod,
+    pub(crate) consumer_key: &'a str,
+    pub(crate) token: Option<&'a str>,
+    pub(crate) nonce: &'a [u8],
+    pub(crate) timestamp: Timestamp,
+    pub(crate) realm: Option<&'a str>,
+    pub(crate) version_sent: bool,
+    pub(crate) body_hash_sent: bool,
+    pub(crate) callback: Option<&'a [u8]>,
+    pub(crate) verifier: Option<&'a [u8]>,
+    pub(crate) signature: &'a [u8],
+}
+
+/// Runs the explain search on `received`, signed with the server's secrets.
+pub(crate) fn search(
+    received: &Received<'_>,
+    consumer_secret: &Secret,
+    token_secret: &Secret,
+) -> Diagnosis {
+    fn text(bytes: &[u8]) -> Option<&str> {
+        std::str::from_utf8(bytes).ok()
+    }
+    let (Some(nonce), Some(signature)) = (text(received.nonce), text(received.signature)) else {
+        return skipped("the nonce or the signature is not text");
+    };
+    let Ok(nonce) = Nonce::new(nonce) else {
+        return skipped("the nonce cannot be signed again");
+    };
+    let mut signer = Signer::new(Consumer::new(
+        received.consumer_key,
+        consumer_secret.clone(),
+    ))
+    .with_method(received.method);
+    if let Some(token) = received.token {
+        signer = signer.with_token(Token::new(token, token_secret.clone()));
+    }
+    if !received.version_sent {
+        signer = signer.with_version(Version::Omit);
+    }
+    if received.body_hash_sent {
+        signer = signer.with_body_hash(BodyHash::Send);
+    }
+    if let Some(realm) = received.realm {
+        match Realm::new(realm) {
+            Ok(realm) => signer = signer.with_realm(realm),
+            Err(_) => return skipped("the realm cannot be signed again"),
+        }
+    }
+    let mut request = received.request.clone();
+    if let Some(callback) = received.callback {
+        match text(callback) {
+            Some(callback) => request = request.with_callback(callback),
+            None => return skipped("oauth_callback is not text"),
+        }
+    }
+    if let Some(verifier) = received.verifier {
+        match text(verifier) {
+            Some(verifier) => request = request.with_verifier(verifier),
+            None => return skipped("oauth_verifier is not text"),
+        }
+    }
+    match Explainer::new(&signer, &request, &nonce, received.timestamp)
+        .explain(&Observed::signature(signature))
+    {
+        Ok(explanation) if explanation.verdict() == Verdict::Explained => Diagnosis::Found {
+            causes: explanation.causes().to_vec(),
+            pair: explanation.is_pair(),
+        },
+        Ok(_) => Diagnosis::NotFound,
+        Err(_) => skipped("the request cannot be signed again"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_holds_within_a_second_and_renews_with_the_next() {
+        let budget = Budget::new(2);
+        let second = Timestamp::new(1_000);
+        assert!(budget.take(second));
+        assert!(budget.take(second));
+        assert!(!budget.take(second));
+        assert!(!budget.take(second));
+        assert!(budget.take(Timestamp::new(1_001)));
+        assert!(!Budget::new(0).take(second));
+        assert_eq!(budget.per_second(), 2);
+    }
+}

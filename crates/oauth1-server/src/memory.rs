@@ -1,0 +1,410 @@
+//! The stores in this process's memory: the credentials ([`MemoryCredentials`]) and the nonces
+//! ([`MemoryNonceStore`]) of one server instance.
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::future::{ready, Future};
+use std::sync::{Mutex, RwLock};
+
+use super::fingerprint::{FingerprintKey, Fingerprinted};
+use super::{
+    ConsumerCredential, CredentialStore, NonceKey, NonceStore, StoreError, TokenCredential,
+    TokenStore,
+};
+use oauth1_signer::{Secret, Timestamp};
+
+/// Credentials held in memory: for tests, tools and small deployments. Tokens can be added
+/// while it serves ([`TokenStore`], which a provider's [`Issuer`](super::Issuer) uses); the
+/// consumers are set before.
+#[derive(Debug, Default)]
+pub struct MemoryCredentials {
+    consumers: HashMap<String, ConsumerCredential>,
+    /// Tokens by consumer key, then token: looked up without making a key.
+    tokens: RwLock<HashMap<String, HashMap<String, TokenCredential>>>,
+}
+
+impl Clone for MemoryCredentials {
+    fn clone(&self) -> Self {
+        MemoryCredentials {
+            consumers: self.consumers.clone(),
+            tokens: RwLock::new(self.read_tokens().clone()),
+        }
+    }
+}
+
+impl MemoryCredentials {
+    /// No credentials.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryCredentials::default()
+    }
+
+    /// Gives `consumer_key` a shared secret (replacing the one it had, keeping its public
+    /// key).
+    pub fn add_consumer(&mut self, consumer_key: impl Into<String>, secret: impl Into<Secret>) {
+        let secret = secret.into();
+        match self.consumers.entry(consumer_key.into()) {
+            Entry::Occupied(mut held) => held.get_mut().secret = Some(secret),
+            Entry::Vacant(slot) => {
+                slot.insert(ConsumerCredential::from_secret(secret));
+            }
+        }
+    }
+
+    /// Holds `credential` for `consumer_key`, replacing whatever was held: a secret, a public
+    /// key, the callbacks it registered.
+    pub fn insert_consumer(
+        &mut self,
+        consumer_key: impl Into<String>,
+        credential: ConsumerCredential,
+    ) {
+        self.consumers.insert(consumer_key.into(), credential);
+    }
+
+    /// Adds (or replaces) token credentials (an access token) issued to `consumer_key`.
+    pub fn add_token(
+        &mut self,
+        consumer_key: impl Into<String>,
+        token: impl Into<String>,
+        secret: impl Into<Secret>,
+    ) {
+        self.insert_token(
+            consumer_key.into(),
+            token.into(),
+            TokenCredential::access(secret),
+        );
+    }
+
+    fn insert_token(&self, consumer_key: String, token: String, credential: TokenCredential) {
+        self.tokens
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(consumer_key)
+            .or_default()
+            .insert(token, credential);
+    }
+
+    fn read_tokens(
+        &self,
+    ) -> std::sync::RwLockReadGuard<'_, HashMap<String, HashMap<String, TokenCredential>>> {
+        self.tokens
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Gives `consumer_key` an RSA public key (replacing the one it had, keeping its shared
+    /// secret); a consumer added this way alone has no shared secret, so HMAC and PLAINTEXT
+    /// never verify for it.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::WeakPublicKey`](crate::ConfigError::WeakPublicKey) for a key of fewer than
+    /// [`MIN_RSA_BITS`](oauth1_signer::sign::MIN_RSA_BITS) bits.
+    #[cfg(feature = "rsa")]
+    pub fn add_public_key(
+        &mut self,
+        consumer_key: impl Into<String>,
+        key: oauth1_signer::PublicKey,
+    ) -> Result<(), crate::ConfigError> {
+        let checked = ConsumerCredential::from_public_key(key)?;
+        match self.consumers.entry(consumer_key.into()) {
+            Entry::Occupied(mut held) => held.get_mut().public_key = checked.public_key,
+            Entry::Vacant(slot) => {
+                slot.insert(checked);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CredentialStore for MemoryCredentials {
+    fn consumer(
+        &self,
+        consumer_key: &str,
+    ) -> impl Future<Output = Result<Option<ConsumerCredential>, StoreError>> + Send {
+        ready(Ok(self.consumers.get(consumer_key).cloned()))
+    }
+
+    fn token(
+        &self,
+        consumer_key: &str,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<TokenCredential>, StoreError>> + Send {
+        ready(Ok(self
+            .read_tokens()
+            .get(consumer_key)
+            .and_then(|tokens| tokens.get(token))
+            .cloned()))
+    }
+}
+
+impl TokenStore for MemoryCredentials {
+    fn save_token(
+        &self,
+        consumer_key: &str,
+        token: &str,
+        credential: TokenCredential,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        self.insert_token(consumer_key.to_owned(), token.to_owned(), credential);
+        ready(Ok(()))
+    }
+}
+
+/// A nonce store in this process's memory, for one server instance. Several instances need a
+/// shared store, such as `RedisNonceStore` (feature `redis`).
+///
+/// Expired entries are dropped as time passes, found through an index by expiry: a request
+/// pays for the entries that expired since the last one, never for a pass over the whole
+/// table. The store holds at most [`MemoryNonceStore::capacity`] nonces
+/// ([`DEFAULT_NONCE_CAPACITY`] unless set); when full, a new nonce is a [`StoreError`] (the
+/// request fails, a `503` from the tower layer), never an unexpired nonce forgotten, which
+/// would reopen its replay.
+///
+/// Each nonce is held as a 128-bit fingerprint of its scope (consumer key, token, timestamp
+/// and nonce) with its expiry, 32 bytes in all, rather than as a string: SipHash-1-3 with
+/// 128 bits of output and a random key drawn for the store, computed before the store is
+/// locked. Two scopes
+/// share a fingerprint (and the second is refused as a replay) with a chance of about
+/// n² / 2¹²⁹ for n nonces held, about 10⁻²¹ for a billion; one who does not know the key
+/// cannot do better, nor choose nonces that crowd the table.
+#[derive(Debug)]
+pub struct MemoryNonceStore {
+    /// The key of the fingerprints.
+    key: FingerprintKey,
+    capacity: usize,
+    state: Mutex<MemoryState>,
+}
+
+/// The nonces a [`MemoryNonceStore`] holds unless told otherwise, 2²⁴: room for about
+/// 27,900 requests a second, sustained, with the default 300-second window (each nonce is kept
+/// 601 seconds), in about 1 GB of memory when full.
+pub const DEFAULT_NONCE_CAPACITY: usize = 1 << 24;
+
+impl Default for MemoryNonceStore {
+    fn default() -> Self {
+        MemoryNonceStore {
+            key: FingerprintKey::new(),
+            capacity: DEFAULT_NONCE_CAPACITY,
+            state: Mutex::default(),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct MemoryState {
+    /// Expiry by fingerprint; the fingerprint is already a keyed hash, so the table uses it as
+    /// it is.
+    expires: HashMap<u128, u64, Fingerprinted>,
+    /// The fingerprints by the second they expire, earliest first: what a purge visits.
+    by_expiry: BTreeMap<u64, Vec<u128>>,
+    /// Index entries a purge has visited, for the tests that hold it to the expired ones.
+    #[cfg(test)]
+    visited: usize,
+}
+
+impl MemoryState {
+    /// Drops every entry that expired before `now`, visiting only those.
+    fn purge(&mut self, now: u64) {
+        while let Some(entry) = self.by_expiry.first_entry() {
+            if *entry.key() >= now {
+                break;
+            }
+            let (second, fingerprints) = entry.remove_entry();
+            for fingerprint in fingerprints {
+                #[cfg(test)]
+                {
+                    self.visited += 1;
+                }
+                // A fingerprint recorded again since holds a later expiry: it stays.
+                if self.expires.get(&fingerprint) == Some(&second) {
+                    self.expires.remove(&fingerprint);
+                }
+            }
+        }
+    }
+}
+
+impl MemoryNonceStore {
+    /// An empty store holding at most [`DEFAULT_NONCE_CAPACITY`] nonces.
+    #[must_use]
+    pub fn new() -> Self {
+        MemoryNonceStore::default()
+    }
+
+    /// An empty store holding at most `capacity` unexpired nonces: size it to the requests
+    /// expected over `2 × timestamp window + 1` seconds, the time each nonce is kept.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
+        MemoryNonceStore {
+            capacity,
+            ..MemoryNonceStore::default()
+        }
+    }
+
+    /// The most nonces the store holds.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The number of nonces held (expired ones included until the next purge).
+    ///
+    /// # Panics
+    ///
+    /// Never: a poisoned lock is read through.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .expires
+            .len()
+    }
+
+    /// Whether the store holds no nonce.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The fingerprint of a nonce's scope. Each part is framed (strings end with 0xFF, which
+    /// UTF-8 never holds; the nonce, which may, comes with its length), so that two scopes
+    /// never hash the same bytes. No token and an empty one are the same scope, as in
+    /// [`NonceKey::to_key_string`].
+    fn fingerprint(&self, key: &NonceKey<'_>) -> u128 {
+        let mut hasher = self.key.fast();
+        for text in [key.consumer_key, key.token.unwrap_or("")] {
+            hasher.write(text.as_bytes());
+            hasher.write_u8(0xFF);
+        }
+        hasher.write_u64(key.timestamp.as_secs());
+        hasher.write_usize(key.nonce.len());
+        hasher.write(key.nonce);
+        hasher.finish()
+    }
+}
+
+impl NonceStore for MemoryNonceStore {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        ready(self.record(nonce, now, expires_at))
+    }
+}
+
+impl MemoryNonceStore {
+    /// [`NonceStore::insert`], at once.
+    fn record(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let fingerprint = self.fingerprint(nonce);
+        let mut state = self
+            .state
+            .lock()
+            .map_err(|_| StoreError::new("the nonce store's lock is poisoned"))?;
+        let now = now.as_secs();
+        state.purge(now);
+        let expires_at = expires_at.as_secs();
+        let full = state.expires.len() >= self.capacity;
+        match state.expires.entry(fingerprint) {
+            Entry::Occupied(entry) if *entry.get() >= now => return Ok(false),
+            Entry::Occupied(mut entry) => {
+                entry.insert(expires_at);
+            }
+            Entry::Vacant(_) if full => {
+                return Err(StoreError::new(format!(
+                    "the nonce store is full: it holds {} unexpired nonces; give it a larger capacity (MemoryNonceStore::with_capacity) or a shorter timestamp window",
+                    self.capacity
+                )));
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(expires_at);
+            }
+        }
+        state
+            .by_expiry
+            .entry(expires_at)
+            .or_default()
+            .push(fingerprint);
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(nonce: &[u8]) -> NonceKey<'_> {
+        NonceKey {
+            consumer_key: "ck",
+            token: Some("tk"),
+            timestamp: Timestamp::new(1_000),
+            nonce,
+        }
+    }
+
+    /// Whether the nonce was new, or the store's error as text.
+    fn insert(
+        store: &MemoryNonceStore,
+        nonce: &str,
+        now: u64,
+        expires: u64,
+    ) -> Result<bool, String> {
+        store
+            .record(
+                &key(nonce.as_bytes()),
+                Timestamp::new(now),
+                Timestamp::new(expires),
+            )
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_purge_visits_only_the_entries_that_expired() {
+        let store = MemoryNonceStore::new();
+        for i in 0..1_000u64 {
+            assert_eq!(
+                insert(&store, &format!("n{i}"), 1_000, 1_000 + i % 10),
+                Ok(true)
+            );
+        }
+        let visited = |store: &MemoryNonceStore| store.state.lock().unwrap().visited;
+        assert_eq!(visited(&store), 0);
+        // Five seconds on: the nonces that expired at 1,000 to 1,004 go, and only they are
+        // visited.
+        assert_eq!(insert(&store, "late", 1_005, 1_020), Ok(true));
+        assert_eq!(visited(&store), 500);
+        assert_eq!(store.len(), 501);
+        // A nonce still held is a replay; one dropped is new again.
+        assert_eq!(insert(&store, "n9", 1_005, 1_020), Ok(false));
+        assert_eq!(insert(&store, "n10", 1_005, 1_020), Ok(true));
+        // Nothing more expired: the next request visits nothing.
+        assert_eq!(insert(&store, "again", 1_005, 1_020), Ok(true));
+        assert_eq!(visited(&store), 500);
+    }
+
+    #[test]
+    fn a_full_store_refuses_new_nonces_and_still_sees_replays() {
+        let store = MemoryNonceStore::with_capacity(3);
+        assert_eq!(store.capacity(), 3);
+        for nonce in ["a", "b", "c"] {
+            assert_eq!(insert(&store, nonce, 1_000, 1_010), Ok(true));
+        }
+        assert_eq!(
+            insert(&store, "d", 1_000, 1_010).unwrap_err(),
+            "the nonce store is full: it holds 3 unexpired nonces; give it a larger capacity (MemoryNonceStore::with_capacity) or a shorter timestamp window"
+        );
+        // Full, a replay is still a replay, not an error.
+        assert_eq!(insert(&store, "a", 1_000, 1_010), Ok(false));
+        // Once they expire there is room again.
+        assert_eq!(insert(&store, "d", 1_011, 1_020), Ok(true));
+        assert_eq!(store.len(), 1);
+        assert_eq!(MemoryNonceStore::new().capacity(), DEFAULT_NONCE_CAPACITY);
+    }
+}

@@ -1,0 +1,485 @@
+//! The public URL of a request received behind a reverse proxy: what the client signed.
+
+use url::Url;
+
+use super::VerifyError;
+use oauth1_signer::grammar::{is_tchar, skip_ows};
+
+/// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
+/// is what it signed.
+///
+/// Forwarding headers are the client's to write unless the proxy overwrites them, so only the
+/// headers the application names are read, and only from the proxy it trusts: that proxy must
+/// set them on every request (replacing or appending to what the client sent) and strip the
+/// other family, which is then ignored here.
+///
+/// ```
+/// use oauth1_server::{ProxyHeaders, PublicOrigin};
+/// use url::Url;
+///
+/// let fixed = PublicOrigin::Fixed(Url::parse("https://api.example.com")?);
+/// let url = fixed.url("/1/photos?size=original", [("X-Forwarded-Host", "evil.example")])?;
+/// assert_eq!(url.as_str(), "https://api.example.com/1/photos?size=original");
+///
+/// let proxied = PublicOrigin::TrustedProxy {
+///     origin: Url::parse("http://localhost:8080")?,
+///     headers: ProxyHeaders::Forwarded,
+/// };
+/// let forwarded = "for=192.0.2.60;proto=https;host=api.example.com";
+/// let url = proxied.url("/1/photos", [("Forwarded", forwarded), ("X-Forwarded-Host", "evil")])?;
+/// assert_eq!(url.as_str(), "https://api.example.com/1/photos");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PublicOrigin {
+    /// The configured scheme, host and port; forwarding headers are ignored. The safe choice.
+    Fixed(Url),
+    /// Behind exactly one reverse proxy that the application trusts to set `headers`; what
+    /// they do not say is taken from `origin`.
+    TrustedProxy {
+        /// The scheme, host and port used where the proxy's headers say nothing.
+        origin: Url,
+        /// The one family of headers the proxy sets.
+        headers: ProxyHeaders,
+    },
+}
+
+/// The forwarding headers a trusted proxy sets; every other one is ignored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProxyHeaders {
+    /// `Forwarded` (RFC 7239): `proto` and `host` of its last element, which the proxy
+    /// appends. Quoted strings and several elements and header lines are read as the RFC says.
+    Forwarded,
+    /// `X-Forwarded-Proto` alone (the last value); the host is the origin's. For proxies that
+    /// pass the client's `Host` on and do not set `X-Forwarded-Host`.
+    XForwardedProto,
+    /// `X-Forwarded-Proto` and `X-Forwarded-Host` (the last value of each); the proxy must
+    /// set both.
+    XForwardedProtoAndHost,
+}
+
+impl PublicOrigin {
+    /// The public URL for `path_and_query` (the request target, starting with `/`) given the
+    /// request's headers as (name, value) pairs.
+    ///
+    /// # Errors
+    ///
+    /// [`VerifyError::Malformed`] for a target that does not start with `/`, a `Forwarded`
+    /// header that does not follow RFC 7239, or forwarding headers naming a scheme other than
+    /// http or https or a malformed host; [`VerifyError::AmbiguousPath`] for a path that is not
+    /// in the form the URL parser writes it (a dot segment, a backslash, a character it
+    /// percent-encodes), which the URL would not sign as the router routes it.
+    pub fn url<'h>(
+        &self,
+        path_and_query: &str,
+        headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    ) -> Result<Url, VerifyError> {
+        if !path_and_query.starts_with('/') {
+            return Err(malformed(format!(
+                "the request target \"{}\" does not start with '/'",
+                path_and_query.escape_default()
+            )));
+        }
+        let path = &path_and_query[..path_and_query
+            .find(['?', '#'])
+            .unwrap_or(path_and_query.len())];
+        let url = self.url_of(path_and_query, headers)?;
+        // The path signed is the path routed, byte for byte.
+        oauth1_signer::target::check_received(path, url.path())
+            .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
+        Ok(url)
+    }
+
+    fn url_of<'h>(
+        &self,
+        path_and_query: &str,
+        headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+    ) -> Result<Url, VerifyError> {
+        let (origin, proto, host) = match self {
+            PublicOrigin::Fixed(origin) => (origin, None, None),
+            PublicOrigin::TrustedProxy {
+                origin,
+                headers: family,
+            } => {
+                let (proto, host) = forwarded(*family, headers)?;
+                (origin, proto, host)
+            }
+        };
+        if proto.is_none() && host.is_none() {
+            // The origin's own scheme and authority, parsed once already.
+            return Ok(with_target(origin, "", path_and_query));
+        }
+        let scheme = proto.unwrap_or_else(|| origin.scheme().to_owned());
+        if scheme != "http" && scheme != "https" {
+            return Err(malformed(format!(
+                "the forwarded scheme \"{}\" is not http or https",
+                scheme.escape_default()
+            )));
+        }
+        let authority = if let Some(host) = host {
+            if host.is_empty()
+                || host
+                    .bytes()
+                    .any(|b| b <= b' ' || b"/?#@\\\"".contains(&b) || b >= 0x7f)
+            {
+                return Err(malformed(format!(
+                    "the forwarded host \"{}\" is not a host",
+                    host.escape_default()
+                )));
+            }
+            host
+        } else {
+            let host = origin.host_str().unwrap_or_default();
+            match origin.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host.to_owned(),
+            }
+        };
+        Url::parse(&format!("{scheme}://{authority}{path_and_query}"))
+            .map_err(|e| malformed(format!("the public URL cannot be built: {e}")))
+    }
+}
+
+/// The public URL of a received request written out whole
+/// (`https://api.example.com/1/photos?size=original`, as a log, a capture or the command line
+/// gives it), held to the rule [`PublicOrigin::url`] holds a request target to: its path must
+/// be written as the URL parser writes it, so that the path verified is the path routed.
+///
+/// ```
+/// use oauth1_server::received_url;
+///
+/// let url = received_url("https://api.example.com/1/photos?size=original")?;
+/// assert_eq!(url.path(), "/1/photos");
+///
+/// let refused = received_url("https://api.example.com/b/%2e%2e/a").unwrap_err();
+/// assert_eq!(refused.reason().as_str(), "ambiguous-path");
+/// assert_eq!(refused.status(), 400);
+/// # Ok::<(), oauth1_server::VerifyError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`VerifyError::Malformed`] for text that is not an absolute `http` or `https` URL with a
+/// host; [`VerifyError::AmbiguousPath`] for a path with a dot segment, a backslash, or a
+/// character the URL parser percent-encodes.
+pub fn received_url(url: &str) -> Result<Url, VerifyError> {
+    let parsed = Url::parse(url).map_err(|e| malformed(format!("invalid URL: {e}")))?;
+    oauth1_signer::base_string::check_scheme(&parsed).map_err(|e| malformed(e.to_string()))?;
+    oauth1_signer::target::check_authority(url).map_err(|e| malformed(e.to_string()))?;
+    oauth1_signer::target::check_received(oauth1_signer::target::path_of(url), parsed.path())
+        .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
+    Ok(parsed)
+}
+
+/// The URL that parsing `origin`'s scheme and authority, then `prefix` and `path_and_query`
+/// (a request target, which starts with `/`), would give, made without parsing the scheme and
+/// host again: `origin` with its path and query replaced, through the same parser.
+pub(crate) fn with_target(origin: &Url, prefix: &str, path_and_query: &str) -> Url {
+    // The parser trims control characters and spaces at the end of a whole URL.
+    let path_and_query = path_and_query.trim_end_matches(|c: char| c <= ' ');
+    let (target, fragment) = match path_and_query.split_once('#') {
+        Some((target, fragment)) => (target, Some(fragment)),
+        None => (path_and_query, None),
+    };
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (target, None),
+    };
+    let mut url = origin.clone();
+    if prefix.is_empty() {
+        url.set_path(path);
+    } else {
+        url.set_path(&format!("{prefix}{path}"));
+    }
+    url.set_query(query);
+    url.set_fragment(fragment);
+    url
+}
+
+fn malformed(detail: String) -> VerifyError {
+    VerifyError::Malformed { detail }
+}
+
+/// The scheme (lowercased) and host the trusted proxy forwarded, from the named family only.
+fn forwarded<'h>(
+    family: ProxyHeaders,
+    headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+) -> Result<(Option<String>, Option<String>), VerifyError> {
+    match family {
+        ProxyHeaders::Forwarded => {
+            // Several header lines are one list, in order (RFC 9110 §5.3).
+            let mut last = None;
+            let values = (headers.into_iter()).filter_map(|(name, value)| {
+                name.eq_ignore_ascii_case("forwarded").then_some(value)
+            });
+            for value in values {
+                if let Some(element) = parse_forwarded(value)?.pop() {
+                    last = Some(element);
+                }
+            }
+            Ok(last.map_or((None, None), |e| {
+                (e.proto.map(|p| p.to_ascii_lowercase()), e.host)
+            }))
+        }
+        ProxyHeaders::XForwardedProto | ProxyHeaders::XForwardedProtoAndHost => {
+            let (mut proto, mut host) = (None, None);
+            for (name, value) in headers {
+                if name.eq_ignore_ascii_case("x-forwarded-proto") {
+                    proto = Some(last_value(value).to_ascii_lowercase());
+                } else if name.eq_ignore_ascii_case("x-forwarded-host")
+                    && family == ProxyHeaders::XForwardedProtoAndHost
+                {
+                    host = Some(last_value(value).to_owned());
+                }
+            }
+            Ok((proto, host))
+        }
+    }
+}
+
+/// The last of a comma-separated list of values.
+fn last_value(value: &str) -> &str {
+    value.rsplit(',').next().unwrap_or("").trim()
+}
+
+/// One element of a `Forwarded` header: the parameters this crate reads.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Element {
+    proto: Option<String>,
+    host: Option<String>,
+}
+
+/// Parses a `Forwarded` header value (RFC 7239 §4):
+///
+/// ```text
+/// Forwarded         = 1#forwarded-element
+/// forwarded-element = [ forwarded-pair ] *( ";" [ forwarded-pair ] )
+/// forwarded-pair    = token "=" value
+/// value             = token / quoted-string
+/// ```
+///
+/// with optional whitespace around `,` and `;`. A parameter given twice in one element is an
+/// error (§4: "MUST NOT occur more than once"), as is anything that is not this syntax.
+fn parse_forwarded(value: &str) -> Result<Vec<Element>, VerifyError> {
+    let b = value.as_bytes();
+    let error = |at: usize, expected: &str| {
+        malformed(format!(
+            "the Forwarded header \"{}\" is not RFC 7239 syntax: expected {expected} at byte {at}",
+            value.escape_default()
+        ))
+    };
+    let skip_ows = |i: usize| skip_ows(b, i);
+    let mut elements = vec![Element::default()];
+    let mut seen: Vec<String> = Vec::new();
+    let mut i = skip_ows(0);
+    while i < b.len() {
+        match b[i] {
+            b',' => {
+                // An empty element (`a=1,,b=2`) is no element (RFC 9110 §5.6.1).
+                if !seen.is_empty() {
+                    elements.push(Element::default());
+                    seen.clear();
+                }
+                i = skip_ows(i + 1);
+                continue;
+            }
+            b';' => {
+                i = skip_ows(i + 1);
+                continue;
+            }
+            _ => {}
+        }
+        let start = i;
+        while i < b.len() && is_tchar(b[i]) {
+            i += 1;
+        }
+        if i == start {
+            return Err(error(i, "a parameter name"));
+        }
+        let name = value[start..i].to_ascii_lowercase();
+        if b.get(i) != Some(&b'=') {
+            return Err(error(i, "'=' after the parameter name"));
+        }
+        let parameter_value;
+        (parameter_value, i) =
+            read_value(b, i + 1).map_err(|(at, expected)| error(at, expected))?;
+        if seen.contains(&name) {
+            return Err(malformed(format!(
+                "the Forwarded header \"{}\" gives {name} twice in one element",
+                value.escape_default()
+            )));
+        }
+        let element = elements.last_mut().expect("one element at least");
+        match name.as_str() {
+            "proto" => element.proto = Some(parameter_value),
+            "host" => element.host = Some(parameter_value),
+            _ => {}
+        }
+        seen.push(name);
+        i = skip_ows(i);
+        if i < b.len() && b[i] != b',' && b[i] != b';' {
+            return Err(error(i, "';' or ','"));
+        }
+    }
+    if seen.is_empty() && elements.len() > 1 {
+        elements.pop();
+    }
+    Ok(elements)
+}
+
+/// The value at `i`, a token or a quoted string (RFC 9110 §5.6.4; visible ASCII only), and
+/// where it ends; or where and what was expected.
+fn read_value(b: &[u8], mut i: usize) -> Result<(String, usize), (usize, &'static str)> {
+    if b.get(i) != Some(&b'"') {
+        let start = i;
+        while i < b.len() && is_tchar(b[i]) {
+            i += 1;
+        }
+        if i == start {
+            return Err((i, "a token or a quoted string"));
+        }
+        return Ok((String::from_utf8_lossy(&b[start..i]).into_owned(), i));
+    }
+    let visible = |c: u8| c == b'\t' || (b' '..0x7f).contains(&c);
+    let mut text = String::new();
+    i += 1;
+    loop {
+        match b.get(i) {
+            None => return Err((i, "a closing quote")),
+            Some(b'"') => return Ok((text, i + 1)),
+            Some(b'\\') => match b.get(i + 1) {
+                None => return Err((i + 1, "a character after '\\'")),
+                Some(&c) if !visible(c) => {
+                    return Err((i + 1, "a visible character after '\\'"));
+                }
+                Some(&c) => {
+                    text.push(char::from(c));
+                    i += 2;
+                }
+            },
+            Some(&c) if !visible(c) => return Err((i, "a visible ASCII character or '\"'")),
+            Some(&c) => {
+                text.push(char::from(c));
+                i += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cases the property below first found: a fragment, and a space at the end, which
+    /// parsing the whole text trims.
+    #[test]
+    fn a_fragment_and_a_trailing_space_come_out_as_parsing_gives_them() {
+        let origin = Url::parse("https://api.example.com").unwrap();
+        for target in ["/#", "/ ", "/a?b#c?d", "/a \t"] {
+            let expected = Url::parse(&format!("https://api.example.com{target}")).unwrap();
+            assert_eq!(with_target(&origin, "", target).as_str(), expected.as_str());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Replacing the path and query of a parsed origin gives the URL that parsing the
+        /// whole text gives, whatever the target holds (dot segments, escapes, backslashes,
+        /// a second `?`, `//` that could read as an authority, text to escape).
+        #[test]
+        fn a_target_put_in_a_parsed_origin_is_the_parsed_url(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", "a", "Z9", ".", "..", "%2e", "%2F", "%", "%zz", "?", "&", "=", "#",
+                    "\\", ";", "@", ":", "é", " ", "\t", "|", "{", "'", "//", "~", "+",
+                ]),
+                0..12,
+            ),
+            origin in proptest::sample::select(vec![
+                ("https://api.example.com", ""),
+                ("http://127.0.0.1:8080", ""),
+                ("http://[::1]:3000", ""),
+                ("HTTPS://Example.COM:443", ""),
+                ("https://example.com/api", "/api"),
+            ]),
+        ) {
+            let target = format!("/{}", parts.concat());
+            let (text, prefix) = origin;
+            let parsed = Url::parse(text).unwrap();
+            let expected = Url::parse(&format!("{}{target}", text.trim_end_matches('/')));
+            let expected = expected.unwrap();
+            let built = with_target(&parsed, prefix, &target);
+            proptest::prop_assert_eq!(built.as_str(), expected.as_str());
+        }
+    }
+
+    fn element(proto: Option<&str>, host: Option<&str>) -> Element {
+        Element {
+            proto: proto.map(str::to_owned),
+            host: host.map(str::to_owned),
+        }
+    }
+
+    /// The examples of RFC 7239 §4 and §7.1, and quoted strings holding the separators.
+    #[test]
+    fn forwarded_follows_rfc_7239() {
+        for (value, expected) in [
+            ("for=\"_gazonk\"", vec![element(None, None)]),
+            (
+                "For=\"[2001:db8:cafe::17]:4711\"",
+                vec![element(None, None)],
+            ),
+            (
+                "for=192.0.2.60;proto=http;by=203.0.113.43",
+                vec![element(Some("http"), None)],
+            ),
+            (
+                "for=192.0.2.43, for=198.51.100.17",
+                vec![element(None, None), element(None, None)],
+            ),
+            (
+                "for=192.0.2.43,for=\"[2001:db8:cafe::17]\";proto=https",
+                vec![element(None, None), element(Some("https"), None)],
+            ),
+            (
+                "host=\"a.example, proto=http\";proto=https",
+                vec![element(Some("https"), Some("a.example, proto=http"))],
+            ),
+            (
+                "host=\"a\\\"b\" ; PROTO=https ,  for=x",
+                vec![element(Some("https"), Some("a\"b")), element(None, None)],
+            ),
+            (
+                ", proto=http,,proto=https;;,",
+                vec![element(Some("http"), None), element(Some("https"), None)],
+            ),
+        ] {
+            assert_eq!(parse_forwarded(value).unwrap(), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn malformed_forwarded_headers_are_refused() {
+        for (value, message) in [
+            ("host=\"a", "expected a closing quote at byte 7"),
+            ("host", "expected '=' after the parameter name at byte 4"),
+            ("host=a b", "expected ';' or ',' at byte 7"),
+            ("=a", "expected a parameter name at byte 0"),
+            ("host=", "expected a token or a quoted string at byte 5"),
+            ("host=\"a\\", "expected a character after '\\' at byte 8"),
+        ] {
+            let err = parse_forwarded(value).unwrap_err().to_string();
+            assert!(err.ends_with(message), "{value}: {err}");
+        }
+        assert_eq!(
+            parse_forwarded("host=a;Host=b").unwrap_err().to_string(),
+            "the Forwarded header \"host=a;Host=b\" gives host twice in one element"
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! The protocol parameters of a received request: the one transport that carries them, where
+//! each lies among the collected parameters, and what each kind of request needs (RFC 5849
+//! §2, §3.1).
+
+use super::{TokenKind, VerifyError};
+use oauth1_signer::params::{Normalized, Parameters, Source, Span};
+
+/// The protocol parameters of the transport that carries them: where their values lie in the
+/// collected parameters, which stay put through `retain` and `normalize`. The signature is
+/// copied out, since `retain` then wipes it from the parameters.
+#[derive(Default)]
+pub(super) struct ProtocolSpans {
+    pub(super) consumer_key: Option<Span>,
+    pub(super) token: Option<Span>,
+    pub(super) signature_method: Option<Span>,
+    pub(super) signature: Option<zeroize::Zeroizing<Vec<u8>>>,
+    pub(super) timestamp: Option<Span>,
+    pub(super) nonce: Option<Span>,
+    pub(super) version: Option<Span>,
+    pub(super) body_hash: Option<Span>,
+}
+
+/// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
+/// values are, refusing duplicates.
+pub(super) fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, VerifyError> {
+    // Every protocol parameter once, extensions included: a known one twice fills its slot
+    // twice; the others (oauth_callback, oauth_verifier, extensions, rare) are sorted to find
+    // a repeat. The first repeat in name order is the one reported, once no parameter was
+    // found in a second transport.
+    let mut transport: Option<Source> = None;
+    let mut protocol = ProtocolSpans::default();
+    let mut repeated: Option<&[u8]> = None;
+    let mut others: Vec<&[u8]> = Vec::new();
+    for (p, span) in params.with_value_spans() {
+        if !p.name.starts_with(b"oauth_") {
+            // The request's own parameters are signed like the rest.
+            continue;
+        }
+        match transport {
+            None => transport = Some(p.source),
+            Some(t) if t != p.source => {
+                return Err(VerifyError::Malformed {
+                    detail: format!(
+                        "protocol parameters are sent in both {} and {}: send them in one place",
+                        t.place(),
+                        p.source.place()
+                    ),
+                });
+            }
+            Some(_) => {}
+        }
+        let slot = match &p.name[6..] {
+            b"consumer_key" => &mut protocol.consumer_key,
+            b"token" => &mut protocol.token,
+            b"signature_method" => &mut protocol.signature_method,
+            b"timestamp" => &mut protocol.timestamp,
+            b"nonce" => &mut protocol.nonce,
+            b"version" => &mut protocol.version,
+            b"body_hash" => &mut protocol.body_hash,
+            b"signature" => {
+                if protocol.signature.is_some() {
+                    repeated = Some(first_of(repeated, p.name));
+                }
+                protocol.signature = Some(zeroize::Zeroizing::new(p.value.to_vec()));
+                continue;
+            }
+            _ => {
+                others.push(p.name);
+                continue;
+            }
+        };
+        if slot.is_some() {
+            repeated = Some(first_of(repeated, p.name));
+        }
+        *slot = Some(span);
+    }
+    others.sort_unstable();
+    if let Some(pair) = others.windows(2).find(|pair| pair[0] == pair[1]) {
+        repeated = Some(first_of(repeated, pair[0]));
+    }
+    match repeated {
+        Some(name) => Err(VerifyError::DuplicateParameter {
+            name: String::from_utf8_lossy(name).into_owned(),
+        }),
+        None => Ok(protocol),
+    }
+}
+
+/// The first in byte order of `name` and the name found so far, if any.
+fn first_of<'a>(found: Option<&'a [u8]>, name: &'a [u8]) -> &'a [u8] {
+    found.map_or(name, |found| found.min(name))
+}
+
+/// What kind of request is verified: which token it must be signed with, and which protocol
+/// parameters it needs beside the usual ones (RFC 5849 §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expect {
+    /// A resource request: token credentials or no token, never temporary credentials.
+    Resource,
+    /// A temporary credential request (§2.1): no token, and `oauth_callback`.
+    TemporaryRequest,
+    /// A token request (§2.3): temporary credentials, and `oauth_verifier`.
+    TokenRequest,
+}
+
+impl Expect {
+    /// The checks that need no secret: the token present or not, the parameters the request
+    /// kind requires.
+    pub(super) fn check_parameters(
+        self,
+        has_token: bool,
+        params: &Normalized,
+    ) -> Result<(), VerifyError> {
+        let has = |name: &str| params.iter().any(|p| p.name == name.as_bytes());
+        match self {
+            Expect::TemporaryRequest if has_token => Err(VerifyError::TokenRejected {
+                detail: "a temporary credential request is signed with the consumer's credentials alone: leave out oauth_token",
+            }),
+            Expect::TemporaryRequest if !has("oauth_callback") => {
+                Err(VerifyError::MissingParameters {
+                    names: vec!["oauth_callback"],
+                })
+            }
+            Expect::TokenRequest if !has_token || !has("oauth_verifier") => {
+                Err(VerifyError::MissingParameters {
+                    names: [
+                        (!has_token).then_some("oauth_token"),
+                        (!has("oauth_verifier")).then_some("oauth_verifier"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+                })
+            }
+            Expect::Resource | Expect::TemporaryRequest | Expect::TokenRequest => Ok(()),
+        }
+    }
+
+    /// The kind of the token the request is signed with, once the signature matched.
+    pub(super) fn check_kind(self, kind: Option<TokenKind>) -> Result<(), VerifyError> {
+        match (self, kind) {
+            (Expect::Resource, Some(TokenKind::Temporary)) => Err(VerifyError::TokenRejected {
+                detail: "the token is a temporary credential, which only the token request may be signed with: exchange it for token credentials (RFC 5849 section 2.3) and sign with those",
+            }),
+            (Expect::TokenRequest, Some(TokenKind::Access)) => Err(VerifyError::TokenRejected {
+                detail: "the token request is signed with token credentials: sign it with the temporary credentials it exchanges",
+            }),
+            _ => Ok(()),
+        }
+    }
+}

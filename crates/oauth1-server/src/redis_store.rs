@@ -1,0 +1,358 @@
+//! Nonce stores in Redis, shared by every server instance that uses the same Redis (or Redis
+//! Cluster): [`RedisNonceStore`] for async servers, [`BlockingRedisNonceStore`] for servers
+//! without a runtime.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
+use redis::cluster_async::ClusterConnection;
+
+use super::{NonceKey, NonceStore, StoreError};
+use oauth1_signer::Timestamp;
+
+/// The key prefix unless `with_prefix` sets another.
+const DEFAULT_PREFIX: &str = "oauth1:nonce:";
+/// The timeout of a command unless `with_timeout` sets another.
+pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// A [`NonceStore`] in Redis or Redis Cluster, for async servers: one atomic
+/// `SET key 1 NX EX seconds` per nonce, so that two server instances sharing the Redis cannot
+/// both accept the same nonce. Entries expire by themselves at the [`NonceStore`]'s
+/// `expires_at`, counted in whole seconds from the write: a window after the last second any
+/// instance whose clock is off by up to the window still accepts the timestamp.
+///
+/// The connection is the `redis` crate's multiplexed one, awaited, never holding a thread:
+/// every request of every task shares it without a lock, its commands pipelined.
+/// [`open`](Self::open) makes a [`ConnectionManager`], which reconnects by itself after Redis
+/// goes away (retrying at most every half second); [`open_cluster`](Self::open_cluster) a
+/// [`ClusterConnection`], which follows the cluster's slots (every nonce is one key, so one
+/// node answers it). Any other async connection of the crate fits [`new`](Self::new).
+///
+/// Each command has a timeout (2 seconds unless [`with_timeout`](Self::with_timeout) says
+/// otherwise). A connection error or a timeout is a [`StoreError`] (a `503` from the tower
+/// layer), never "new nonce": a `SET` whose answer is lost may have been written, and the
+/// request it was for is refused either way.
+///
+/// ```no_run
+/// use oauth1_server::{MemoryCredentials, RedisNonceStore, Verifier};
+///
+/// # async fn run() -> Result<(), oauth1_server::StoreError> {
+/// // Inside the server's Tokio runtime: nothing is connected until the first nonce.
+/// let nonces = RedisNonceStore::open("redis://127.0.0.1:6379/")?;
+/// let verifier = Verifier::new(MemoryCredentials::new(), nonces);
+///
+/// // Or a Redis Cluster, from any of its nodes.
+/// let nonces = RedisNonceStore::open_cluster(["redis://10.0.0.1:7000/", "redis://10.0.0.2:7000/"])?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct RedisNonceStore<C = ConnectionManager> {
+    redis: Commands<C>,
+}
+
+impl<C> std::fmt::Debug for RedisNonceStore<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.redis.debug("RedisNonceStore", f)
+    }
+}
+
+/// An async connection with the settings of a store: the prefix of its keys and the timeout
+/// of its commands.
+#[derive(Clone)]
+pub(super) struct Commands<C> {
+    connection: C,
+    pub(super) prefix: String,
+    pub(super) timeout: Duration,
+}
+
+impl<C> Commands<C> {
+    pub(super) fn new(connection: C, prefix: &str) -> Self {
+        Commands {
+            connection,
+            prefix: prefix.to_owned(),
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// The settings, never the connection, which holds its address and maybe a password.
+    pub(super) fn debug(&self, name: &str, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct(name)
+            .field("prefix", &self.prefix)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: ConnectionLike + Clone + Send + Sync> Commands<C> {
+    /// Runs `command` on a handle of the shared connection (commands of other requests go on
+    /// beside it), within the timeout.
+    pub(super) async fn run<T: redis::FromRedisValue>(
+        &self,
+        command: &redis::Cmd,
+    ) -> Result<T, StoreError> {
+        let mut connection = self.connection.clone();
+        tokio::time::timeout(self.timeout, command.query_async(&mut connection))
+            .await
+            .map_err(|_| {
+                StoreError::new(format!(
+                    "Redis did not answer within {} ms",
+                    self.timeout.as_millis()
+                ))
+            })?
+            .map_err(StoreError::new)
+    }
+}
+
+/// That a Tokio runtime is running here: the `redis` crate's connections spawn their tasks on
+/// it.
+fn need_runtime(what: &str) -> Result<(), StoreError> {
+    tokio::runtime::Handle::try_current().map(drop).map_err(|_| {
+        StoreError::new(format!(
+            "{what} needs a Tokio runtime: call it from async code running on one (inside #[tokio::main], say)"
+        ))
+    })
+}
+
+impl RedisNonceStore<ConnectionManager> {
+    /// A store for the Redis at `url` (`redis://[user:password@]host:port/db`, or `rediss://`
+    /// where the `redis` crate has TLS), through a [`ConnectionManager`]. Nothing is connected
+    /// until the first nonce. Call it inside a Tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] for a URL Redis cannot use, or when called outside a Tokio runtime.
+    pub fn open(url: &str) -> Result<Self, StoreError> {
+        RedisNonceStore::with_client(redis::Client::open(url).map_err(StoreError::new)?)
+    }
+
+    /// A store for `client`'s Redis, through a [`ConnectionManager`]; see [`open`](Self::open).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when called outside a Tokio runtime.
+    pub fn with_client(client: redis::Client) -> Result<Self, StoreError> {
+        Ok(RedisNonceStore::new(connection_manager(
+            client,
+            "RedisNonceStore::open",
+        )?))
+    }
+}
+
+/// A lazy [`ConnectionManager`] for `client`: nothing is connected until the first command,
+/// and after a loss it reconnects soon once Redis is back (tries from 20 ms apart, at most
+/// half a second apart). `what` names the caller in the error outside a Tokio runtime.
+pub(super) fn connection_manager(
+    client: redis::Client,
+    what: &str,
+) -> Result<ConnectionManager, StoreError> {
+    need_runtime(what)?;
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(DEFAULT_TIMEOUT))
+        .set_response_timeout(Some(DEFAULT_TIMEOUT))
+        .set_min_delay(Duration::from_millis(20))
+        .set_max_delay(Duration::from_millis(500));
+    ConnectionManager::new_lazy_with_config(client, config).map_err(StoreError::new)
+}
+
+/// A Redis Cluster connection from any of `nodes`, connected on the first command.
+pub(super) fn cluster<'a>(
+    nodes: impl IntoIterator<Item = &'a str>,
+    what: &str,
+) -> Result<ClusterConnection, StoreError> {
+    need_runtime(what)?;
+    let client = redis::cluster::ClusterClientBuilder::new(nodes)
+        .connection_timeout(DEFAULT_TIMEOUT)
+        .response_timeout(DEFAULT_TIMEOUT)
+        .build()
+        .map_err(StoreError::new)?;
+    Ok(client.get_pending_async_connection_with_config(redis::cluster::ClusterConfig::new()))
+}
+
+impl RedisNonceStore<ClusterConnection> {
+    /// A store for the Redis Cluster reachable at any of `nodes` (`redis://host:port/`),
+    /// through a [`ClusterConnection`] that finds the others. Nothing is connected until the
+    /// first nonce. Call it inside a Tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] for a node URL Redis cannot use, or when called outside a Tokio
+    /// runtime.
+    pub fn open_cluster<'a>(nodes: impl IntoIterator<Item = &'a str>) -> Result<Self, StoreError> {
+        Ok(RedisNonceStore::new(cluster(
+            nodes,
+            "RedisNonceStore::open_cluster",
+        )?))
+    }
+}
+
+impl<C> RedisNonceStore<C> {
+    /// A store over `connection`, any of the `redis` crate's async connections: keys prefixed
+    /// `oauth1:nonce:`, a 2-second timeout per command.
+    pub fn new(connection: C) -> Self {
+        RedisNonceStore {
+            redis: Commands::new(connection, DEFAULT_PREFIX),
+        }
+    }
+
+    /// The prefix of every key (to share a Redis with other applications).
+    #[must_use]
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.redis.prefix = prefix.into();
+        self
+    }
+
+    /// How long a command may take, connecting included, before it is an error.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.redis.timeout = timeout;
+        self
+    }
+}
+
+impl<C: ConnectionLike + Clone + Send + Sync> NonceStore for RedisNonceStore<C> {
+    async fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let command = set_nx(&self.redis.prefix, nonce, now, expires_at);
+        let reply: Option<String> = self.redis.run(&command).await?;
+        recorded(reply.as_deref())
+    }
+}
+
+/// `SET prefix+key 1 NX EX seconds`: at least one second, so that an entry is never written
+/// without an expiry.
+fn set_nx(prefix: &str, nonce: &NonceKey<'_>, now: Timestamp, expires_at: Timestamp) -> redis::Cmd {
+    let seconds = expires_at.as_secs().saturating_sub(now.as_secs()).max(1);
+    let mut command = redis::cmd("SET");
+    command
+        .arg(format!("{prefix}{}", nonce.to_key_string()))
+        .arg(1)
+        .arg("NX")
+        .arg("EX")
+        .arg(seconds);
+    command
+}
+
+/// What `SET … NX` answered: `OK` for a new key, nil for one already there.
+fn recorded(reply: Option<&str>) -> Result<bool, StoreError> {
+    match reply {
+        Some("OK") => Ok(true),
+        None => Ok(false),
+        Some(other) => Err(StoreError::new(format!(
+            "Redis answered SET … NX with {other:?}"
+        ))),
+    }
+}
+
+/// The same store as [`RedisNonceStore`] (the same keys, one `SET key 1 NX EX seconds` per
+/// nonce, the same expiry) over one blocking connection, for a server without an async
+/// runtime that calls [`Verifier::verify_blocking`](super::Verifier::verify_blocking) on
+/// threads of its own. Its `insert` blocks the calling thread until Redis answers (or the
+/// timeout passes), so it must not be used on an async runtime's worker threads: use
+/// [`RedisNonceStore`] there. Requests queue on its one connection; a broken connection is
+/// dropped and a new one opened on the next request.
+///
+/// ```no_run
+/// use oauth1_server::{BlockingRedisNonceStore, MemoryCredentials, Verifier};
+///
+/// let nonces = BlockingRedisNonceStore::open("redis://127.0.0.1:6379/")?;
+/// let verifier = Verifier::new(MemoryCredentials::new(), nonces);
+/// # Ok::<(), oauth1_server::StoreError>(())
+/// ```
+pub struct BlockingRedisNonceStore {
+    client: redis::Client,
+    connection: Mutex<Option<redis::Connection>>,
+    prefix: String,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for BlockingRedisNonceStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The connection info may hold a password.
+        f.debug_struct("BlockingRedisNonceStore")
+            .field("prefix", &self.prefix)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BlockingRedisNonceStore {
+    /// A store using `client`, with keys prefixed `oauth1:nonce:` and a 2-second timeout.
+    #[must_use]
+    pub fn new(client: redis::Client) -> Self {
+        BlockingRedisNonceStore {
+            client,
+            connection: Mutex::new(None),
+            prefix: DEFAULT_PREFIX.to_owned(),
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// A store for the Redis at `url` (`redis://[user:password@]host:port/db`). Nothing is
+    /// connected until the first nonce.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] for a URL Redis cannot use.
+    pub fn open(url: &str) -> Result<Self, StoreError> {
+        Ok(BlockingRedisNonceStore::new(
+            redis::Client::open(url).map_err(StoreError::new)?,
+        ))
+    }
+
+    /// The prefix of every key (to share a Redis with other applications).
+    #[must_use]
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// How long connecting, reading and writing may take before it is an error.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    fn connect(&self) -> Result<redis::Connection, StoreError> {
+        let connection = self
+            .client
+            .get_connection_with_timeout(self.timeout)
+            .map_err(StoreError::new)?;
+        connection
+            .set_read_timeout(Some(self.timeout))
+            .map_err(StoreError::new)?;
+        connection
+            .set_write_timeout(Some(self.timeout))
+            .map_err(StoreError::new)?;
+        Ok(connection)
+    }
+}
+
+impl NonceStore for BlockingRedisNonceStore {
+    async fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let mut slot = self
+            .connection
+            .lock()
+            .map_err(|_| StoreError::new("the Redis connection's lock is poisoned"))?;
+        let mut connection = match slot.take() {
+            Some(connection) => connection,
+            None => self.connect()?,
+        };
+        let reply: Option<String> = set_nx(&self.prefix, nonce, now, expires_at)
+            .query(&mut connection)
+            .map_err(StoreError::new)?;
+        // Only a connection that answered is kept.
+        *slot = Some(connection);
+        recorded(reply.as_deref())
+    }
+}

@@ -1,0 +1,499 @@
+//! A [`tower`](https://docs.rs/tower) layer that verifies incoming requests (feature `tower`).
+//!
+//! [`VerifyLayer`] wraps a service of `http::Request`s (an `axum` router, a `hyper` service, …)
+//! with a [`Verifier`]. For each request it
+//!
+//! 1. rebuilds the public URL the client signed: the server sees only the path and query, so
+//!    the application says where it is reachable ([`VerifyLayer::new`] takes the public
+//!    origin; [`VerifyLayer::with_public_url`] takes a function of the request, for a proxy's
+//!    forwarded headers);
+//! 2. refuses a `Content-Type` that starts like `application/x-www-form-urlencoded` but is
+//!    not it (`application/x-www-form-urlencodedX`): the verifier would not sign its
+//!    parameters, and some frameworks' form extractors would still read them;
+//! 3. reads the body only when it is signed: a form body, whose parameters are, or a body
+//!    that `oauth_body_hash` covers (sent, or required by the policy). Then the protocol
+//!    parameters of the header or query are checked first, and the body is read up to a
+//!    limit (1 MiB unless [`VerifyLayer::with_body_limit`] says otherwise). Any other body
+//!    is handed on unread: it is not authenticated (RFC 5849 §3.4.1.3.1), unless the policy
+//!    requires the Body Hash extension ([`Policy::require_body_hash`]);
+//! 4. verifies the request, and then either
+//!    - hands it on, the body unchanged and the [`Verified`] identity in the request's
+//!      extensions, or
+//!    - answers for the service: 400 or 401 (with `WWW-Authenticate: OAuth realm="…"` on 401)
+//!      and the OAuth Problem Reporting body (`oauth_problem=…&oauth_problem_advice=…`,
+//!      `application/x-www-form-urlencoded`); 413 for a body over the limit; 503 with a fixed
+//!      body when a store fails, whose error goes to the log (`tracing`, target
+//!      `oauth1_server::tower`), never to the client.
+//!
+//! The verifier's stores are awaited on the task serving the request: a store that waits on
+//! the network (a database, `RedisNonceStore`) holds no worker thread meanwhile, and the
+//! memory stores answer at once.
+//!
+//! [`Policy::require_body_hash`]: crate::Policy::require_body_hash
+//!
+//! ```
+//! use oauth1_server::tower::VerifyLayer;
+//! use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verified, Verifier};
+//! use tower::{service_fn, Layer};
+//!
+//! let mut credentials = MemoryCredentials::new();
+//! credentials.add_consumer("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
+//! let verifier = Verifier::new(credentials, MemoryNonceStore::new());
+//! let layer = VerifyLayer::new(verifier, "https://photos.example.net")?;
+//!
+//! let service = layer.layer(service_fn(|request: http::Request<String>| async move {
+//!     let who = request.extensions().get::<Verified>().map(|v| v.consumer_key().to_owned());
+//!     Ok::<_, std::convert::Infallible>(http::Response::new(format!("hello {who:?}")))
+//! }));
+//! # let _ = service;
+//! # Ok::<(), oauth1_server::ConfigError>(())
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use ::http::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use ::http::request::Parts;
+use ::http::{Request as HttpRequest, Response, StatusCode};
+use bytes::Bytes;
+use http_body::Body;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use tower_layer::Layer;
+use tower_service::Service;
+use url::Url;
+
+use crate::{
+    ConfigError, CredentialStore, NonceStore, PublicOrigin, Verified, Verifier, VerifyError,
+};
+use oauth1_signer::{Realm, Request};
+
+type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
+
+/// Verifies every request before the service it wraps sees it; see the
+/// [module documentation](self).
+pub struct VerifyLayer<C, N> {
+    shared: Shared<C, N>,
+}
+
+/// What a layer and its services share.
+struct Shared<C, N> {
+    verifier: Arc<Verifier<C, N>>,
+    public_url: Arc<PublicUrl>,
+    realm: Realm,
+    body_limit: usize,
+}
+
+impl<C, N> Clone for Shared<C, N> {
+    fn clone(&self) -> Self {
+        Shared {
+            verifier: Arc::clone(&self.verifier),
+            public_url: Arc::clone(&self.public_url),
+            realm: self.realm.clone(),
+            body_limit: self.body_limit,
+        }
+    }
+}
+
+impl<C, N> Clone for VerifyLayer<C, N> {
+    fn clone(&self) -> Self {
+        VerifyLayer {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+impl<C: fmt::Debug, N: fmt::Debug> fmt::Debug for VerifyLayer<C, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyLayer")
+            .field("verifier", &self.shared.verifier)
+            .field("realm", &self.shared.realm)
+            .field("body_limit", &self.shared.body_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The body limit unless [`VerifyLayer::with_body_limit`] sets another: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+impl<C, N> VerifyLayer<C, N> {
+    /// A layer for a service reachable at `origin` (`https://api.example.com`, or with a path
+    /// prefix that a proxy strips, `https://example.com/api`): the public URL of a request is
+    /// the origin followed by the request's path and query. The realm of `WWW-Authenticate`
+    /// is the origin.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Signer`] with [`Error::InvalidUrl`], [`Error::UrlWithoutHost`] or
+    /// [`Error::UnsupportedScheme`] for an origin that is not an `http` or `https` URL;
+    /// [`ConfigError::InvalidOrigin`] for one with a query or a fragment.
+    ///
+    /// [`Error::InvalidUrl`]: oauth1_signer::Error::InvalidUrl
+    /// [`Error::UrlWithoutHost`]: oauth1_signer::Error::UrlWithoutHost
+    /// [`Error::UnsupportedScheme`]: oauth1_signer::Error::UnsupportedScheme
+    pub fn new(verifier: Verifier<C, N>, origin: &str) -> Result<Self, ConfigError> {
+        let checked = Request::new("GET", origin)?;
+        let base = checked.url();
+        if base.query().is_some() || base.fragment().is_some() {
+            return Err(ConfigError::InvalidOrigin {
+                origin: origin.to_owned(),
+            });
+        }
+        let realm = Realm::new(base.origin().ascii_serialization())?;
+        let text = base.as_str().trim_end_matches('/').to_owned();
+        let prefix = base.path().trim_end_matches('/').to_owned();
+        let origin = base.clone();
+        Ok(Self::with_public_url(verifier, move |parts: &Parts| {
+            let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+            if !path.starts_with('/') {
+                // Not a path (`*`, say): what the whole text parses to, if anything.
+                return Url::parse(&format!("{text}{path}")).ok();
+            }
+            Some(crate::with_target(&origin, &prefix, path))
+        })
+        .with_realm(realm))
+    }
+
+    /// A layer for a service behind `origin`: fixed, or a trusted proxy's forwarding headers
+    /// (the family the proxy sets; see [`PublicOrigin`]). The realm is the origin's.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Signer`] with
+    /// [`Error::InvalidRealm`](oauth1_signer::Error::InvalidRealm) if the origin's
+    /// serialization cannot be a realm (it always can for an `http` or `https` URL).
+    pub fn with_origin(
+        verifier: Verifier<C, N>,
+        origin: PublicOrigin,
+    ) -> Result<Self, ConfigError> {
+        let base = match &origin {
+            PublicOrigin::Fixed(url) | PublicOrigin::TrustedProxy { origin: url, .. } => url,
+        };
+        let realm = Realm::new(base.origin().ascii_serialization())?;
+        Ok(Self::with_public_url(verifier, move |parts: &Parts| {
+            let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+            let mut headers = Vec::new();
+            for (name, value) in &parts.headers {
+                let name = name.as_str();
+                if name == "forwarded" || name.starts_with("x-forwarded-") {
+                    // A forwarding header that is not text cannot be read: no URL.
+                    headers.push((name, value.to_str().ok()?));
+                }
+            }
+            origin.url(path, headers).ok()
+        })
+        .with_realm(realm))
+    }
+
+    /// A layer whose public URL of a request is what `public_url` makes of its parts (method,
+    /// URI, headers), such as the origin from a proxy's `Forwarded` header, which the
+    /// application trusts. `None` answers 400. The realm is empty until
+    /// [`with_realm`](Self::with_realm).
+    pub fn with_public_url(
+        verifier: Verifier<C, N>,
+        public_url: impl Fn(&Parts) -> Option<Url> + Send + Sync + 'static,
+    ) -> Self {
+        VerifyLayer {
+            shared: Shared {
+                verifier: Arc::new(verifier),
+                public_url: Arc::new(public_url),
+                realm: Realm::default(),
+                body_limit: DEFAULT_BODY_LIMIT,
+            },
+        }
+    }
+
+    /// The realm of `WWW-Authenticate` in 401 answers.
+    #[must_use]
+    pub fn with_realm(mut self, realm: Realm) -> Self {
+        self.shared.realm = realm;
+        self
+    }
+
+    /// The largest body read, in bytes; a longer one is answered with 413.
+    #[must_use]
+    pub fn with_body_limit(mut self, bytes: usize) -> Self {
+        self.shared.body_limit = bytes;
+        self
+    }
+
+    /// The verifier.
+    #[must_use]
+    pub fn verifier(&self) -> &Verifier<C, N> {
+        &self.shared.verifier
+    }
+}
+
+impl<S, C, N> Layer<S> for VerifyLayer<C, N> {
+    type Service = VerifyService<S, C, N>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        VerifyService {
+            inner,
+            shared: Arc::new(self.shared.clone()),
+        }
+    }
+}
+
+/// The service of a [`VerifyLayer`].
+pub struct VerifyService<S, C, N> {
+    inner: S,
+    shared: Arc<Shared<C, N>>,
+}
+
+impl<S: Clone, C, N> Clone for VerifyService<S, C, N> {
+    fn clone(&self) -> Self {
+        VerifyService {
+            inner: self.inner.clone(),
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<S: fmt::Debug, C: fmt::Debug, N: fmt::Debug> fmt::Debug for VerifyService<S, C, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyService")
+            .field("inner", &self.inner)
+            .field("verifier", &self.shared.verifier)
+            .finish_non_exhaustive()
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+impl<S, C, N, ReqBody, ResBody> Service<HttpRequest<ReqBody>> for VerifyService<S, C, N>
+where
+    S: Service<HttpRequest<ReqBody>, Response = Response<ResBody>> + Clone + Send + 'static,
+    S::Future: Send,
+    C: CredentialStore + Send + Sync + 'static,
+    N: NonceStore + Send + Sync + 'static,
+    ReqBody: Body + From<Bytes> + Send + 'static,
+    ReqBody::Data: Send,
+    ReqBody::Error: Into<BoxError>,
+    ResBody: From<String> + Send + 'static,
+{
+    type Response = Response<ResBody>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: HttpRequest<ReqBody>) -> Self::Future {
+        // The clone that was made ready is the one to call; a fresh clone takes its place.
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        let shared = Arc::clone(&self.shared);
+        Box::pin(async move {
+            let (mut parts, body) = request.into_parts();
+            let received = match shared.received(&parts) {
+                Ok(received) => received,
+                Err(e) => return Ok(refuse(&e, None, &shared.realm)),
+            };
+            if !received.body_signed {
+                // Unread, unchanged: nothing in the signature covers it.
+                return match shared.verify(&received, &[]).await {
+                    Ok(verified) => {
+                        parts.extensions.insert(verified);
+                        inner.call(HttpRequest::from_parts(parts, body)).await
+                    }
+                    Err(e) => Ok(refuse(&e, received.authorization, &shared.realm)),
+                };
+            }
+            if let Err(e) = shared.check_before_body(&received) {
+                return Ok(refuse(&e, received.authorization, &shared.realm));
+            }
+            let body = match Limited::new(body, shared.body_limit).collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(e) => return Ok(body_error(&e, shared.body_limit)),
+            };
+            match shared.verify(&received, &body).await {
+                Ok(verified) => {
+                    parts.extensions.insert(verified);
+                    inner
+                        .call(HttpRequest::from_parts(parts, ReqBody::from(body)))
+                        .await
+                }
+                Err(e) => Ok(refuse(&e, received.authorization, &shared.realm)),
+            }
+        })
+    }
+}
+
+/// What the layer reads of a request before its body.
+struct Received<'a> {
+    method: &'a str,
+    url: Url,
+    authorization: Option<&'a str>,
+    content_type: &'a str,
+    /// Whether the body is signed: a form, or covered by `oauth_body_hash`.
+    body_signed: bool,
+}
+
+impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
+    /// Reads the public URL and the headers, and decides whether the body must be read.
+    fn received<'a>(&self, parts: &'a Parts) -> Result<Received<'a>, VerifyError> {
+        let malformed = |detail: String| VerifyError::Malformed { detail };
+        let ambiguous = |problem| VerifyError::AmbiguousPath { problem };
+        let path = parts.uri.path();
+        let Some(url) = (self.public_url)(parts) else {
+            // `PublicOrigin::url` makes no URL of a path the URL parser would rewrite: say so.
+            oauth1_signer::target::check_received(path, &oauth1_signer::target::parsed_path(path))
+                .map_err(ambiguous)?;
+            return Err(malformed(format!(
+                "the request URI \"{}\" does not make a public URL",
+                parts.uri
+            )));
+        };
+        // The path signed is the path routed, byte for byte.
+        oauth1_signer::target::check_received(path, url.path()).map_err(ambiguous)?;
+        let mut headers = parts.headers.get_all(AUTHORIZATION).iter();
+        let authorization =
+            match (headers.next(), headers.next()) {
+                (None, _) => None,
+                (Some(value), None) => Some(value.to_str().map_err(|_| {
+                    malformed("the Authorization header is not ASCII text".to_owned())
+                })?),
+                (Some(_), Some(_)) => {
+                    return Err(malformed(
+                        "the request has more than one Authorization header: send one".to_owned(),
+                    ))
+                }
+            };
+        let content_type = oauth1_signer::http::content_type(&parts.headers);
+        let form = oauth1_signer::target::is_form(content_type);
+        let trimmed = content_type.trim_start();
+        if !form
+            && trimmed
+                .get(..oauth1_signer::target::FORM.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(oauth1_signer::target::FORM))
+        {
+            return Err(malformed(format!(
+                "the Content-Type \"{}\" is not application/x-www-form-urlencoded, whose parameters are signed: send that type exactly (parameters after ';' allowed) or another",
+                content_type.escape_default()
+            )));
+        }
+        // Any name that decodes to oauth_body_hash counts, however it is escaped.
+        let query_has_body_hash = url.query_pairs().any(|(name, _)| name == "oauth_body_hash");
+        let body_signed = form
+            || self.verifier.policy().require_body_hash
+            || query_has_body_hash
+            || authorization.is_some_and(|h| h.contains("oauth_body_hash"));
+        Ok(Received {
+            method: parts.method.as_str(),
+            url,
+            authorization,
+            content_type,
+            body_signed,
+        })
+    }
+
+    /// The checks that need no body (the protocol parameters, their values, the timestamp),
+    /// when the header or the query carries the protocol parameters; a form body that carries
+    /// them is read first.
+    fn check_before_body(&self, received: &Received<'_>) -> Result<(), VerifyError> {
+        let in_query = received
+            .url
+            .query_pairs()
+            .any(|(name, _)| name.starts_with("oauth_"));
+        if received.authorization.is_none() && !in_query {
+            return Ok(());
+        }
+        let request = Request::from_url(received.method, &received.url).map_err(|e| {
+            VerifyError::Malformed {
+                detail: e.to_string(),
+            }
+        })?;
+        self.verifier
+            .check_before_body(&request, received.authorization)
+    }
+
+    async fn verify(&self, received: &Received<'_>, body: &[u8]) -> Result<Verified, VerifyError> {
+        let request = Request::from_url(received.method, &received.url)
+            .map_err(|e| VerifyError::Malformed {
+                detail: e.to_string(),
+            })?
+            .with_body(received.content_type, body);
+        self.verifier.verify(&request, received.authorization).await
+    }
+}
+
+/// Logs a refused request (a `tracing` event at level INFO, target `oauth1_server::tower`:
+/// the reason, the consumer key the header names, and the diagnosis when the verifier makes
+/// one; never a secret, a signature or the header), then answers it.
+fn refuse<B: From<String>>(
+    error: &VerifyError,
+    authorization: Option<&str>,
+    realm: &Realm,
+) -> Response<B> {
+    if error.problem().is_some() {
+        let consumer_key = authorization
+            .and_then(|h| oauth1_signer::header::Authorization::parse(h).ok())
+            .and_then(|h| {
+                h.get("oauth_consumer_key")
+                    .map(|k| String::from_utf8_lossy(k).into_owned())
+            });
+        let diagnosis = error.diagnosis().map(ToString::to_string);
+        tracing::info!(
+            reason = %error.reason(),
+            consumer_key = consumer_key.as_deref().unwrap_or(""),
+            diagnosis = diagnosis.as_deref().unwrap_or(""),
+            "OAuth request refused"
+        );
+    }
+    rejection(error, realm)
+}
+
+/// The answer to a request that did not verify, as the layer gives it: 400 or 401 (with
+/// `WWW-Authenticate: OAuth realm="…"` on 401) and the OAuth Problem Reporting body, or a
+/// `503`/`500` with a fixed body whose error goes to the log. For the endpoints an
+/// application answers itself, such as a provider's token endpoints
+/// ([`Issuer`](crate::Issuer)).
+pub fn rejection<B: From<String>>(error: &VerifyError, realm: &Realm) -> Response<B> {
+    let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+    let (content_type, body) = if let Some(problem) = error.problem() {
+        ("application/x-www-form-urlencoded", problem.to_urlencoded())
+    } else {
+        // A store's error may name hosts and users: the log has it, the client does not.
+        tracing::error!(reason = %error.reason(), error = %error, "OAuth verification could not be completed");
+        (
+            "text/plain; charset=utf-8",
+            "the server could not check the request's credentials; try again later".to_owned(),
+        )
+    };
+    let mut response = Response::new(B::from(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if status == StatusCode::UNAUTHORIZED {
+        if let Ok(value) = HeaderValue::from_bytes(crate::www_authenticate(realm).as_bytes()) {
+            headers.insert(WWW_AUTHENTICATE, value);
+        }
+    }
+    response
+}
+
+/// The answer to a body that could not be read: 413 over the limit, 400 otherwise.
+fn body_error<B: From<String>>(error: &BoxError, limit: usize) -> Response<B> {
+    let (status, text) = if error.is::<LengthLimitError>() {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is longer than {limit} bytes, the most this server reads"),
+        )
+    } else {
+        (
+            StatusCode::BAD_REQUEST,
+            format!("the body could not be read: {error}"),
+        )
+    };
+    let mut response = Response::new(B::from(text));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}

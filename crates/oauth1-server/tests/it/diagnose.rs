@@ -1,0 +1,150 @@
+//! The verifier's diagnosis of bad signatures: named causes for requests signed with known
+//! mistakes (the explain fixtures, whose expected causes come from `fixtures/explain_cases.py`),
+//! and a budget that holds under a burst.
+
+use oauth1_cases::{request_of, Case, Held};
+use oauth1_server::{Diagnosis, MemoryNonceStore, Policy, Reason, Verifier, VerifyError};
+use oauth1_signer::Timestamp;
+use serde::Deserialize;
+use serde_json::Value;
+
+fn lines() -> Vec<Value> {
+    let path = crate::common::fixtures_dir().join("explain.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Verifies an explain line's request as its client sent it (the header with the signature
+/// the client computed), with a verifier that diagnoses `per_second` bad signatures.
+fn verify(line: &Value, verifier: &Verifier<Held, MemoryNonceStore>) -> Result<(), VerifyError> {
+    let case = Case::deserialize(line).unwrap();
+    let body = case.body.as_deref().unwrap_or("").as_bytes();
+    // The request without its protocol parameters, which travel in the header.
+    let mut plain = Case::deserialize(line).unwrap();
+    plain.callback = None;
+    plain.verifier = None;
+    let request = request_of(&plain, body).unwrap();
+    let signature = line["observed"]["signature"].as_str().unwrap();
+    let header = crate::common::header_of(line, signature);
+    verifier
+        .verify_at_blocking(
+            &request,
+            Some(&header),
+            Timestamp::new(case.timestamp.parse().unwrap()),
+        )
+        .map(|_| ())
+}
+
+fn verifier_for(line: &Value, per_second: u32) -> Verifier<Held, MemoryNonceStore> {
+    let held = Held::new(
+        line["consumer_secret"].as_str(),
+        line["token_secret"].as_str(),
+        None,
+    )
+    .unwrap();
+    Verifier::new(held, MemoryNonceStore::new())
+        .with_policy(
+            Policy::default()
+                .allow_plaintext(true)
+                .allow_plaintext_over_http(true),
+        )
+        .with_diagnosis(per_second)
+}
+
+/// Causes found only from the URL as the client wrote it, which a server never sees.
+const NEED_THE_WRITTEN_URL: [&str; 2] = ["host-not-lowercased", "default-port-kept"];
+
+#[test]
+fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
+    let mut diagnosed = 0;
+    let mut ids = std::collections::BTreeSet::new();
+    for line in lines() {
+        let observed = &line["observed"];
+        // The fixtures whose expected answer comes from the signature alone.
+        if observed.get("base_string").is_some() || observed.get("signature").is_none() {
+            continue;
+        }
+        let expected: Vec<&str> = line["expected"]["causes"]
+            .as_array()
+            .map(|c| c.iter().map(|c| c.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        if expected.iter().any(|c| NEED_THE_WRITTEN_URL.contains(c)) {
+            continue;
+        }
+        let result = verify(&line, &verifier_for(&line, 100));
+        match line["expected"]["verdict"].as_str().unwrap() {
+            "match" => assert!(result.is_ok(), "{}: {result:?}", line["name"]),
+            verdict => {
+                let err = result.unwrap_err();
+                assert_eq!(err.reason(), Reason::BadSignature, "{}", line["name"]);
+                let diagnosis = err.diagnosis().unwrap();
+                if verdict == "explained" {
+                    assert_eq!(
+                        diagnosis.cause_ids(),
+                        expected,
+                        "{}: {diagnosis}",
+                        line["name"]
+                    );
+                    ids.extend(expected.iter().map(|c| (*c).to_owned()));
+                    diagnosed += 1;
+                } else {
+                    assert_eq!(diagnosis, &Diagnosis::NotFound, "{}", line["name"]);
+                }
+            }
+        }
+    }
+    assert!(diagnosed >= 30, "{diagnosed}");
+    assert!(ids.len() >= 20, "{ids:?}");
+}
+
+#[test]
+fn the_diagnosis_is_in_the_problem_report_and_never_a_secret() {
+    let line = lines()
+        .into_iter()
+        .find(|l| l["name"] == "plus-for-space-2")
+        .unwrap();
+    let err = verify(&line, &verifier_for(&line, 1)).unwrap_err();
+    let advice = err.to_string();
+    assert_eq!(
+        advice,
+        "the signature does not match: compare the client's base string with the server's, and check the consumer secret and token secret (an unknown consumer key or token fails this way too). Diagnosis: the client's signature matches this request signed with plus-for-space: it encoded a space as \"+\" instead of \"%20\" in parameter names and values (form encoding), so \"%2B\" stands where \"%2520\" should. To fix: Encode parameter names and values with RFC 3986 percent-encoding (space as %20), not with a form or query-string encoder."
+    );
+    let report = err.problem().unwrap().to_urlencoded();
+    assert!(report.contains("plus-for-space"), "{report}");
+    for secret in ["kd94hf93k423kf44", "pfkkdhi9sl3r4s00"] {
+        assert!(!advice.contains(secret) && !report.contains(secret));
+    }
+}
+
+/// A burst of bad signatures in one second: the budget's worth are diagnosed, the rest
+/// refused all the same, their errors saying the diagnosis was skipped.
+#[test]
+fn the_budget_holds_under_a_burst() {
+    let line = lines()
+        .into_iter()
+        .find(|l| l["name"] == "plus-for-space-2")
+        .unwrap();
+    let verifier = verifier_for(&line, 3);
+    let mut found = 0;
+    for i in 0..20 {
+        let mut burst = line.clone();
+        burst["nonce"] = Value::from(format!("burst-{i}"));
+        let err = verify(&burst, &verifier).unwrap_err();
+        assert_eq!(err.reason(), Reason::BadSignature);
+        match err.diagnosis().unwrap() {
+            // A new nonce changes what the mistake signs, so the signature is no longer
+            // reproduced: "not found", but diagnosed.
+            Diagnosis::NotFound | Diagnosis::Found { .. } => found += 1,
+            Diagnosis::Skipped(why) => assert_eq!(
+                why,
+                "the server diagnoses at most 3 bad signatures a second, and this second's are spent"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(found, 3);
+    // Off by default.
+    let held = Held::new(Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"), None).unwrap();
+    let quiet = Verifier::new(held, MemoryNonceStore::new());
+    let err = verify(&line, &quiet).unwrap_err();
+    assert!(err.diagnosis().is_none());
+}

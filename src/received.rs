@@ -1,0 +1,116 @@
+//! A received request's parameters, collected as a server must collect them (RFC 5849
+//! §3.4.1.3.1): the query's, the form body's, then the `Authorization` header's (the realm
+//! aside), within a server's [`Limits`]. The query and form parameters are counted before
+//! anything is decoded or allocated, so that a request with a hundred thousand of them is
+//! refused at the cost of reading it once.
+//!
+//! ```
+//! use oauth1_signer::header::Limits;
+//! use oauth1_signer::{received, Request};
+//!
+//! let request = Request::new("GET", "https://photos.example.net/photos?size=original")?;
+//! let header = r#"OAuth realm="Photos", oauth_consumer_key="dpf43f3p2l4k3l03""#;
+//! let (params, realm) = received::collect(&request, Some(header), &Limits::default())?;
+//! let names: Vec<&[u8]> = params.iter().map(|p| p.name).collect();
+//! assert_eq!(names, [&b"size"[..], b"oauth_consumer_key"]);
+//! assert_eq!(realm.as_deref(), Some("Photos"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use crate::header::{parse_parts, Authorization, HeaderError, Limits};
+use crate::params::{collect_into, count_parameters, text_len, Collect, Parameters};
+use crate::{Error, Request};
+
+/// Collects `request`'s parameters and those of its `authorization` header (if it has one):
+/// the query's and the form body's in the order sent, then the header's, each decoded; and the
+/// header's realm. At most [`Limits::max_parameters`] in all.
+///
+/// # Errors
+///
+/// [`CollectError::Header`] for a header that does not parse (said first, even when the
+/// request also has too many parameters), [`CollectError::TooManyParameters`] past the limit,
+/// [`CollectError::Parameters`] for a query or form body that does not decode.
+pub fn collect(
+    request: &Request<'_>,
+    authorization: Option<&str>,
+    limits: &Limits,
+) -> Result<(Parameters, Option<String>), CollectError> {
+    let sources = request.sources();
+    let too_many = || CollectError::TooManyParameters {
+        limit: limits.max_parameters,
+    };
+    // Counted before anything is decoded or allocated. A header that does not parse is still
+    // the first thing said.
+    let count = count_parameters(sources, Collect::RFC);
+    if count > limits.max_parameters {
+        if let Some(header) = authorization {
+            Authorization::parse_with(header, limits).map_err(CollectError::Header)?;
+        }
+        return Err(too_many());
+    }
+    let mut params = Parameters::with_capacity(
+        count + 8,
+        text_len(sources, Collect::RFC) + authorization.map_or(0, str::len),
+    );
+    // The header's parameters are decoded straight into `params` first, then listed after the
+    // query's and the body's, where they are collected.
+    let mut realm = None;
+    if let Some(header) = authorization {
+        realm = parse_parts(header, limits, |name, value| {
+            params.push_header(name, value)
+        })
+        .map_err(|e| {
+            params.wipe();
+            CollectError::Header(e)
+        })?;
+    }
+    let header_count = params.len();
+    if count + header_count > limits.max_parameters {
+        params.wipe();
+        return Err(too_many());
+    }
+    collect_into(&mut params, sources, Collect::RFC).map_err(CollectError::Parameters)?;
+    params.move_first_to_end(header_count);
+    Ok((params, realm))
+}
+
+/// Why a received request's parameters could not be collected.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CollectError {
+    /// More parameters than [`Limits::max_parameters`] in the header, query and form body
+    /// together.
+    #[non_exhaustive]
+    TooManyParameters {
+        /// The limit.
+        limit: usize,
+    },
+    /// The `Authorization` header does not parse.
+    Header(HeaderError),
+    /// The query or the form body does not decode.
+    Parameters(Error),
+}
+
+impl fmt::Display for CollectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CollectError::TooManyParameters { limit } => {
+                write!(f, "the request has more than {limit} parameters")
+            }
+            CollectError::Header(e) => e.fmt(f),
+            CollectError::Parameters(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CollectError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CollectError::TooManyParameters { .. } => None,
+            CollectError::Header(e) => e.source(),
+            CollectError::Parameters(e) => e.source(),
+        }
+    }
+}
