@@ -22,8 +22,8 @@ use std::fmt;
 use url::{Position, Url};
 
 use crate::encode;
+use crate::error::Error;
 use crate::params::Normalized;
-use crate::Error;
 
 /// The base string URI: scheme and host in lower case, the port only when it is not the
 /// scheme's default, the path (`/` when empty); no user information, query or fragment.

@@ -8,7 +8,8 @@ use std::str::FromStr;
 use rand::TryRng;
 
 use crate::encode::{CheckedText, Value};
-use crate::{Error, Secret};
+use crate::error::Error;
+use crate::secret::Secret;
 
 /// A pair of credentials (§1.1): an identifier sent in the clear, and the shared secret that
 /// goes with it. Its two kinds, [`Consumer`] (the client credentials) and [`Token`] (temporary

@@ -27,7 +27,7 @@ pub enum Error {
     #[non_exhaustive]
     AmbiguousPath {
         /// Which form, where.
-        problem: crate::target::AmbiguousPath,
+        problem: crate::path::AmbiguousPath,
     },
     /// The URL's scheme is neither `http` nor `https`.
     #[non_exhaustive]
@@ -78,7 +78,7 @@ pub enum Error {
     #[non_exhaustive]
     MissingPrivateKey {
         /// The method that needs the key.
-        method: crate::SignatureMethod,
+        method: crate::method::SignatureMethod,
     },
     /// An RSA private key that could not be read or used.
     #[non_exhaustive]

@@ -52,7 +52,10 @@ pub use compare::{compare, Difference, Part};
 use variant::{Context, Switches, EXCLUSIVE};
 
 use crate::base_string::BaseString;
-use crate::{Error, Nonce, Request, Signature, Signer, Timestamp};
+use crate::credentials::{Nonce, Timestamp};
+use crate::error::Error;
+use crate::request::{Request, Signer};
+use crate::sign::Signature;
 
 /// What the other side produced: its signature (decoded, as in `oauth_signature` after
 /// percent-decoding), its base string, or both.
@@ -483,7 +486,7 @@ struct Search<'c, 'o> {
     #[cfg_attr(not(feature = "rsa"), allow(dead_code))]
     rsa_signature: Option<Vec<u8>>,
     #[cfg(feature = "rsa")]
-    public_key: Option<crate::PublicKey>,
+    public_key: Option<crate::sign::PublicKey>,
 }
 
 impl<'c, 'o> Search<'c, 'o> {

@@ -55,9 +55,10 @@ use std::fmt;
 
 use url::Url;
 
+use crate::credentials::Token;
 use crate::encode;
 use crate::params::{Parameters, Source};
-use crate::{Secret, Token};
+use crate::secret::Secret;
 
 /// Why a server's answer or a callback could not be used.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,8 +15,8 @@
 use std::fmt;
 
 use crate::encode::{self, Counted, DecodeError};
+use crate::error::Error;
 use crate::grammar::{is_control, is_ows, is_tchar, skip_ows};
-use crate::Error;
 
 /// The `realm` of the Authorization header (RFC 2617 §1.2), written as a quoted string. It is
 /// never part of the base string.

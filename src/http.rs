@@ -30,7 +30,11 @@
 use ::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 use ::http::{Request as HttpRequest, Uri};
 
-use crate::{Error, Nonce, Request, Signed, Signer, Timestamp};
+use crate::credentials::{Nonce, Timestamp};
+
+use crate::error::Error;
+
+use crate::request::{Request, Signed, Signer};
 
 /// Where the protocol parameters and the signature are sent (RFC 5849 §3.5). The signature is
 /// the same whichever is chosen: the base string does not depend on the transport.

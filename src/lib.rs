@@ -79,6 +79,7 @@
 //! signature (which is the key).
 
 pub mod base_string;
+mod collect;
 pub mod credentials;
 pub mod encode;
 mod error;
@@ -88,8 +89,10 @@ pub mod grammar;
 pub mod header;
 #[cfg(feature = "http")]
 pub mod http;
+mod method;
 pub mod params;
 pub mod parts;
+mod path;
 #[cfg(feature = "serde")]
 pub mod persist;
 pub mod received;

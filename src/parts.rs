@@ -23,9 +23,9 @@ use std::fmt;
 use url::Url;
 
 use crate::encode::encode;
+use crate::error::Error;
 use crate::params::{Parameter, Parameters, Source};
 use crate::target::{check_authority, check_method, check_url_path, FORM};
-use crate::Error;
 
 /// A request given by its parts, to sign with
 /// [`Signer::sign_parts`](crate::Signer::sign_parts).

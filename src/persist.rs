@@ -9,7 +9,7 @@
 //! The shapes, in JSON:
 //!
 //! - [`Secret`]: a string (a secret that is not UTF-8 cannot be written);
-//! - [`Consumer`](crate::Consumer) and [`Token`](crate::Token):
+//! - [`Consumer`](crate::credentials::Consumer) and [`Token`](crate::credentials::Token):
 //!   `{"key": "…", "secret": "…"}`;
 //! - [`TemporaryCredentials`]: its token,
 //!   `{"key": "…", "secret": "…"}`;
@@ -33,7 +33,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::credentials::{Credentials, Kind};
 use crate::flow::{TemporaryCredentials, TokenCredentials};
-use crate::Secret;
+use crate::secret::Secret;
 
 impl Serialize for Secret {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -96,14 +96,14 @@ impl<'de> Deserialize<'de> for TemporaryCredentials {
 
 #[derive(Serialize)]
 struct TokenCredentialsOut<'a> {
-    token: &'a crate::Token,
+    token: &'a crate::credentials::Token,
     extra: Vec<(&'a str, &'a str)>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TokenCredentialsIn {
-    token: crate::Token,
+    token: crate::credentials::Token,
     #[serde(default)]
     extra: Vec<(String, String)>,
 }
@@ -137,8 +137,9 @@ impl<'de> Deserialize<'de> for TokenCredentials {
 
 #[cfg(test)]
 mod tests {
+    use crate::credentials::{Consumer, Token};
     use crate::flow::{TemporaryCredentials, TokenCredentials};
-    use crate::{Consumer, Secret, Token};
+    use crate::secret::Secret;
 
     #[test]
     fn credentials_are_written_and_read_in_their_documented_shapes() {

@@ -19,9 +19,11 @@
 
 use std::fmt;
 
+use crate::collect::{collect_into, count_parameters, text_len, Collect};
+use crate::error::Error;
 use crate::header::{parse_parts, Authorization, HeaderError, Limits};
-use crate::params::{collect_into, count_parameters, text_len, Collect, Parameters};
-use crate::{Error, Request};
+use crate::params::Parameters;
+use crate::request::Request;
 
 /// Collects `request`'s parameters and those of its `authorization` header (if it has one):
 /// the query's and the form body's in the order sent, then the header's, each decoded; and the

@@ -17,14 +17,16 @@ use std::borrow::Cow;
 use url::Url;
 
 use crate::base_string::{self, BaseString, BaseUri};
+use crate::collect::{self, name, Collect, Protocol, Sources};
 use crate::credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 use crate::encode::{Counted, Unreserved, Value};
+use crate::error::Error;
 use crate::header::{self, Realm};
-use crate::params::{self, name, Collect, Normalized, Parameters, Protocol, Source, Sources};
+use crate::params::{Normalized, Parameters, Source};
 use crate::parts::RequestParts;
+use crate::secret::Secret;
 use crate::sign::{self, KeyedMac, PrivateKey, Signature, SignatureMethod, SigningKey};
 use crate::target::{check_authority, check_method, check_url_path, is_form, FORM};
-use crate::{Error, Secret};
 
 /// The HTTP request to sign: method, URL (query included), and body; plus the protocol
 /// parameters that belong to one step of the three-legged flow (`oauth_callback`,
@@ -328,7 +330,7 @@ impl Signer {
             timestamp.digits(&mut timestamp_buf),
             body_hash.as_deref(),
         );
-        let params = params::collect_all(request.sources(), &protocol, Collect::RFC)?;
+        let params = collect::collect_all(request.sources(), &protocol, Collect::RFC)?;
         self.finish(request.method, &BaseUri::new(request.url())?, params)
     }
 
@@ -387,7 +389,7 @@ impl Signer {
             timestamp.digits(&mut timestamp_buf),
             body_hash.as_deref(),
         );
-        let params = params::collect_from(request.params(), &protocol)?;
+        let params = collect::collect_from(request.params(), &protocol)?;
         self.finish(request.method(), &BaseUri::new(request.base_url())?, params)
     }
 

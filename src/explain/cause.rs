@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Error;
+use crate::error::Error;
 
 macro_rules! causes {
     ($($variant:ident = $id:literal, $rank:literal, $what:literal, $fix:literal;)*) => {

@@ -10,11 +10,13 @@ use zeroize::Zeroizing;
 
 use super::Cause;
 use crate::base_string::{BaseString, BaseUri};
+use crate::collect::{self as collection, BodyParameters, Collect, Protocol};
+use crate::credentials::{Nonce, Timestamp};
 use crate::encode::{self, Rules, Value};
-use crate::params::{self as collection, BodyParameters, Collect, Protocol};
+use crate::error::Error;
 use crate::params::{Decoding, Parameter, Parameters, Source};
+use crate::request::{Request, Signer};
 use crate::sign::{self, SignatureMethod, SigningKey};
-use crate::{Error, Nonce, Request, Signer, Timestamp};
 
 /// A set of causes, switched on together in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

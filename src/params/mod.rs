@@ -26,12 +26,6 @@ use std::fmt;
 pub(crate) use crate::encode::Decoding;
 use crate::encode::{self, is_unreserved, Counted, DecodeError, Unreserved, Value};
 
-mod collect;
-pub(crate) use collect::{
-    collect_all, collect_from, collect_into, count_parameters, name, text_len, BodyParameters,
-    Collect, Protocol, Sources,
-};
-
 /// Where a parameter came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use url::Url;
 
-use super::VerifyError;
-use crate::ConfigError;
+use crate::config::ConfigError;
+use crate::error::VerifyError;
 
 /// The callbacks a consumer may ask for in `oauth_callback`: exact URLs, URLs under a prefix,
 /// and whether out-of-band (`oob`) is allowed.

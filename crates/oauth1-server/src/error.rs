@@ -2,9 +2,34 @@
 
 use std::fmt;
 
-use super::{Diagnosis, StoreError};
+use crate::diagnose::Diagnosis;
+
 use oauth1_signer::encode;
 use oauth1_signer::sign::SignatureMethod;
+
+/// An error of the application's credential or nonce store (a database that cannot be
+/// reached, say). It is never taken as a verdict on the request.
+#[derive(Debug)]
+pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// Wraps the store's own error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        StoreError(error.into())
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
 
 /// The failed check, as the `reason` ids of the request-case format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -16,10 +16,18 @@ use std::collections::HashMap;
 
 use subtle::ConstantTimeEq;
 
-use super::{
-    clock, Callbacks, ConsumerCredential, CredentialStore, Expect, NonceStore, StoreError,
-    TokenCredential, TokenKind, TokenStore, Verifier, VerifyError,
+use crate::callbacks::Callbacks;
+
+use crate::error::VerifyError;
+
+use crate::protocol::Expect;
+
+use crate::error::StoreError;
+use crate::store::{
+    ConsumerCredential, CredentialStore, NonceStore, TokenCredential, TokenKind, TokenStore,
 };
+
+use crate::verifier::{clock, Verifier};
 use oauth1_signer::{encode, Nonce, Request, Secret, Timestamp};
 
 /// Temporary credentials issued and not yet exchanged: whose they are, where the resource

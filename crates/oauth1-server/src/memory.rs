@@ -7,9 +7,9 @@ use std::future::{ready, Future};
 use std::sync::{Mutex, RwLock};
 
 use super::fingerprint::{FingerprintKey, Fingerprinted};
-use super::{
-    ConsumerCredential, CredentialStore, NonceKey, NonceStore, StoreError, TokenCredential,
-    TokenStore,
+use crate::error::StoreError;
+use crate::store::{
+    ConsumerCredential, CredentialStore, NonceKey, NonceStore, TokenCredential, TokenStore,
 };
 use oauth1_signer::{Secret, Timestamp};
 
@@ -105,7 +105,7 @@ impl MemoryCredentials {
         &mut self,
         consumer_key: impl Into<String>,
         key: oauth1_signer::PublicKey,
-    ) -> Result<(), crate::ConfigError> {
+    ) -> Result<(), crate::config::ConfigError> {
         let checked = ConsumerCredential::from_public_key(key)?;
         match self.consumers.entry(consumer_key.into()) {
             Entry::Occupied(mut held) => held.get_mut().public_key = checked.public_key,

@@ -2,7 +2,7 @@
 
 use url::Url;
 
-use super::VerifyError;
+use crate::error::VerifyError;
 use oauth1_signer::grammar::{is_tchar, skip_ows};
 
 /// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which

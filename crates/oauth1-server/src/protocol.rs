@@ -2,7 +2,9 @@
 //! each lies among the collected parameters, and what each kind of request needs (RFC 5849
 //! §2, §3.1).
 
-use super::{TokenKind, VerifyError};
+use crate::error::VerifyError;
+
+use crate::store::TokenKind;
 use oauth1_signer::params::{Normalized, Parameters, Source, Span};
 
 /// The protocol parameters of the transport that carries them: where their values lie in the

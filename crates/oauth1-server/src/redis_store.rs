@@ -8,7 +8,8 @@ use std::time::Duration;
 use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use redis::cluster_async::ClusterConnection;
 
-use super::{NonceKey, NonceStore, StoreError};
+use crate::error::StoreError;
+use crate::store::{NonceKey, NonceStore};
 use oauth1_signer::Timestamp;
 
 /// The key prefix unless `with_prefix` sets another.

@@ -8,7 +8,7 @@ use redis::cluster_async::ClusterConnection;
 
 use super::issue::{Approval, TemporaryRecord, TemporaryStore};
 use super::redis_store::{connection_manager, Commands};
-use super::StoreError;
+use crate::error::StoreError;
 use oauth1_signer::{encode, Secret, Timestamp};
 
 /// Records the approval unless there is one: the whole record is one string, so the check and

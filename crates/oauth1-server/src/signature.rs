@@ -5,74 +5,72 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use subtle::ConstantTimeEq;
 
-use super::{
-    BodyHashDigest, ConsumerCredential, CredentialStore, NonceStore, TokenCredential, Verifier,
-    VerifyError,
-};
+use crate::error::VerifyError;
+use crate::macs::MacCache;
+use crate::policy::BodyHashDigest;
+use crate::store::{ConsumerCredential, CredentialStore, TokenCredential};
 use oauth1_signer::sign::{self, SignatureMethod, SigningKey};
 use oauth1_signer::Secret;
 
-impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
-    /// Compares the signature in constant time. The consumer and the token (if any) are
-    /// looked up for every method, and unknown credentials, or a consumer without the
-    /// credential the method needs, are checked against a dummy of the same kind (a short
-    /// secret, a 2048-bit public key) and never match: the same lookups and the same work,
-    /// and the same answer as a wrong signature. Beside the verdict, what the store holds for
-    /// the token and the consumer.
-    pub(super) async fn check_signature(
-        &self,
-        method: SignatureMethod,
-        consumer_key: &str,
-        token: Option<&str>,
-        base_string: &[u8],
-        signature: &[u8],
-    ) -> Result<(bool, Option<TokenCredential>, Option<ConsumerCredential>), VerifyError> {
-        let consumer = self.credentials.consumer(consumer_key).await?;
-        let held = match token {
-            Some(token) => self.credentials.token(consumer_key, token).await?,
-            None => None,
-        };
-        let no_token = Secret::default();
-        let token_secret = match token {
-            None => Some(&no_token),
-            Some(_) => held.as_ref().map(TokenCredential::secret),
-        };
-        if method.is_rsa() {
-            let authentic = check_rsa(method, consumer.as_ref(), base_string, signature)
-                && token_secret.is_some();
-            return Ok((authentic, held, consumer));
-        }
-        let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
-        let known = consumer_secret.is_some() && token_secret.is_some();
-        let dummy = dummy_secret();
-        let (consumer_secret, token_secret) = (
-            consumer_secret.unwrap_or(dummy),
-            token_secret.unwrap_or(dummy),
-        );
-        if method == SignatureMethod::Plaintext {
-            let key = SigningKey::new(consumer_secret, token_secret);
-            let authentic = known && bool::from(key.expose().ct_eq(signature));
-            return Ok((authentic, held, consumer));
-        }
-        let keyed = self
-            .macs
-            .keyed(method, consumer_secret, token_secret)
-            .ok_or_else(|| VerifyError::Signing {
-                detail: format!("{method} is not an HMAC method"),
-            })?;
-        let expected = keyed.mac.digest(base_string);
-        // Strict base64: canonical padding, no trailing bits; anything else cannot match, nor
-        // can anything longer than the longest digest (64 bytes in 88 characters).
-        let mut sent = [0u8; 66];
-        let sent = BASE64
-            .decode_slice(signature, &mut sent)
-            .map_or(&[][..], |len| &sent[..len]);
-        let authentic = known && bool::from(expected.ct_eq(sent));
-        if authentic {
-            self.macs.keep(keyed);
-        }
-        Ok((authentic, held, consumer))
+/// Compares the signature in constant time. The consumer and the token (if any) are
+/// looked up for every method, and unknown credentials, or a consumer without the
+/// credential the method needs, are checked against a dummy of the same kind (a short
+/// secret, a 2048-bit public key) and never match: the same lookups and the same work,
+/// and the same answer as a wrong signature. Beside the verdict, what the store holds for
+/// the token and the consumer.
+pub(crate) async fn check_signature(
+    credentials: &impl CredentialStore,
+    macs: &MacCache,
+    method: SignatureMethod,
+    consumer_key: &str,
+    token: Option<&str>,
+    base_string: &[u8],
+    signature: &[u8],
+) -> Result<(bool, Option<TokenCredential>, Option<ConsumerCredential>), VerifyError> {
+    let consumer = credentials.consumer(consumer_key).await?;
+    let held = match token {
+        Some(token) => credentials.token(consumer_key, token).await?,
+        None => None,
+    };
+    let no_token = Secret::default();
+    let token_secret = match token {
+        None => Some(&no_token),
+        Some(_) => held.as_ref().map(TokenCredential::secret),
+    };
+    if method.is_rsa() {
+        let authentic =
+            check_rsa(method, consumer.as_ref(), base_string, signature) && token_secret.is_some();
+        return Ok((authentic, held, consumer));
     }
+    let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
+    let known = consumer_secret.is_some() && token_secret.is_some();
+    let dummy = dummy_secret();
+    let (consumer_secret, token_secret) = (
+        consumer_secret.unwrap_or(dummy),
+        token_secret.unwrap_or(dummy),
+    );
+    if method == SignatureMethod::Plaintext {
+        let key = SigningKey::new(consumer_secret, token_secret);
+        let authentic = known && bool::from(key.expose().ct_eq(signature));
+        return Ok((authentic, held, consumer));
+    }
+    let keyed = macs
+        .keyed(method, consumer_secret, token_secret)
+        .ok_or_else(|| VerifyError::Signing {
+            detail: format!("{method} is not an HMAC method"),
+        })?;
+    let expected = keyed.mac.digest(base_string);
+    // Strict base64: canonical padding, no trailing bits; anything else cannot match, nor
+    // can anything longer than the longest digest (64 bytes in 88 characters).
+    let mut sent = [0u8; 66];
+    let sent = BASE64
+        .decode_slice(signature, &mut sent)
+        .map_or(&[][..], |len| &sent[..len]);
+    let authentic = known && bool::from(expected.ct_eq(sent));
+    if authentic {
+        macs.keep(keyed);
+    }
+    Ok((authentic, held, consumer))
 }
 
 /// Checks `oauth_body_hash` (`sent`) against the body, with the digests the policy takes.

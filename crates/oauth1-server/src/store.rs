@@ -6,37 +6,14 @@ use std::fmt::{self, Write as _};
 use std::future::Future;
 use std::sync::Arc;
 
-use super::Callbacks;
+use crate::callbacks::Callbacks;
 #[cfg(feature = "rsa")]
-use crate::ConfigError;
+use crate::config::ConfigError;
+use crate::error::StoreError;
 use oauth1_signer::encode;
 #[cfg(feature = "rsa")]
 use oauth1_signer::sign::MIN_RSA_BITS;
 use oauth1_signer::{Secret, Timestamp};
-
-/// An error of the application's credential or nonce store (a database that cannot be
-/// reached, say). It is never taken as a verdict on the request.
-#[derive(Debug)]
-pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
-
-impl StoreError {
-    /// Wraps the store's own error.
-    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
-        StoreError(error.into())
-    }
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for StoreError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&*self.0)
-    }
-}
 
 /// What the server holds for a consumer: a shared secret (for HMAC and PLAINTEXT), an RSA
 /// public key (for `RSA-SHA1` and `RSA-SHA256`, feature `rsa`), or both. A signature method

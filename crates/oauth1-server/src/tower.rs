@@ -65,9 +65,15 @@ use tower_layer::Layer;
 use tower_service::Service;
 use url::Url;
 
-use crate::{
-    ConfigError, CredentialStore, NonceStore, PublicOrigin, Verified, Verifier, VerifyError,
-};
+use crate::config::ConfigError;
+
+use crate::error::VerifyError;
+
+use crate::origin::PublicOrigin;
+
+use crate::store::{CredentialStore, NonceStore};
+
+use crate::verifier::{Verified, Verifier};
 use oauth1_signer::{Realm, Request};
 
 type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
@@ -151,7 +157,7 @@ impl<C, N> VerifyLayer<C, N> {
                 // Not a path (`*`, say): what the whole text parses to, if anything.
                 return Url::parse(&format!("{text}{path}")).ok();
             }
-            Some(crate::with_target(&origin, &prefix, path))
+            Some(crate::origin::with_target(&origin, &prefix, path))
         })
         .with_realm(realm))
     }

@@ -3,9 +3,10 @@
 //! collects other ways (another decoding, a body left out or put in) to reproduce other
 //! implementations.
 
-use super::{Decoding, Parameters, Source};
+use crate::encode::Decoding;
 use crate::encode::{Unreserved, Value};
-use crate::Error;
+use crate::error::Error;
+use crate::params::{Parameters, Source};
 
 /// The protocol parameters (every `oauth_*` except `oauth_signature`) as `(name, value)` in
 /// sorted order, `None` for one this request does not send. A value known beforehand to need

@@ -1,0 +1,534 @@
+//! The verifier and its check order (see the [crate documentation](crate)): what it reads of a
+//! received request, the checks 1 to 7, and the diagnosis of a bad signature.
+
+use std::fmt;
+
+use crate::block;
+use crate::diagnose::{self, Diagnosis};
+use crate::error::VerifyError;
+use crate::macs::{MacCache, DEFAULT_MAC_CACHE};
+use crate::policy::Policy;
+pub(crate) use crate::protocol::Expect;
+use crate::protocol::{find_protocol, ProtocolSpans};
+use crate::signature::{check_body_hash, check_signature};
+use crate::store::{ConsumerCredential, CredentialStore, NonceKey, NonceStore, TokenCredential};
+use oauth1_signer::base_string::{BaseString, BaseUri};
+use oauth1_signer::params::{Normalized, Parameters, Span};
+use oauth1_signer::received;
+use oauth1_signer::request::Request;
+use oauth1_signer::sign::SignatureMethod;
+use oauth1_signer::{Secret, Timestamp};
+
+/// A verified request: who signed it, and everything it signed.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    consumer_key: String,
+    token: Option<String>,
+    owner: Option<String>,
+    method: SignatureMethod,
+    timestamp: Timestamp,
+    realm: Option<String>,
+    params: Normalized,
+}
+
+impl Verified {
+    /// `oauth_consumer_key`.
+    #[must_use]
+    pub fn consumer_key(&self) -> &str {
+        &self.consumer_key
+    }
+
+    /// `oauth_token`, if the request carried a non-empty one: a token the credential store
+    /// holds for [`consumer_key`](Self::consumer_key), whatever the signature method.
+    #[must_use]
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// Whose resources the token grants, when the credential store knows
+    /// ([`TokenCredential::owner`]): the user who approved it, for tokens an [`Issuer`](crate::Issuer)
+    /// issued.
+    #[must_use]
+    pub fn resource_owner(&self) -> Option<&str> {
+        self.owner.as_deref()
+    }
+
+    /// The signature method.
+    #[must_use]
+    pub fn signature_method(&self) -> SignatureMethod {
+        self.method
+    }
+
+    /// `oauth_timestamp`.
+    #[must_use]
+    pub fn timestamp(&self) -> Timestamp {
+        self.timestamp
+    }
+
+    /// The realm of the Authorization header, if any.
+    #[must_use]
+    pub fn realm(&self) -> Option<&str> {
+        self.realm.as_deref()
+    }
+
+    /// Every signed parameter (query, form body and protocol, `oauth_signature` excepted), in
+    /// normalized order.
+    #[must_use]
+    pub fn parameters(&self) -> &Normalized {
+        &self.params
+    }
+
+    /// The value of the protocol parameter `name` (`oauth_callback`, `oauth_verifier`, …).
+    #[must_use]
+    pub fn protocol_parameter(&self, name: &str) -> Option<&[u8]> {
+        self.params
+            .iter()
+            .find(|p| p.name.starts_with(b"oauth_") && p.name == name.as_bytes())
+            .map(|p| p.value)
+    }
+}
+
+/// Verifies signed requests; see the [crate documentation](crate) for the checks.
+#[derive(Debug)]
+pub struct Verifier<C, N> {
+    credentials: C,
+    nonces: N,
+    policy: Policy,
+    macs: MacCache,
+    diagnosis: Option<diagnose::Budget>,
+}
+
+impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
+    /// A verifier with the default [`Policy`].
+    pub fn new(credentials: C, nonces: N) -> Self {
+        Verifier {
+            credentials,
+            nonces,
+            policy: Policy::default(),
+            macs: MacCache::new(DEFAULT_MAC_CACHE),
+            diagnosis: None,
+        }
+    }
+
+    /// Diagnoses bad signatures, at most `per_second` in any second of the server's clock:
+    /// the explain search (every mistake of the shared vocabulary alone and in pairs) runs on
+    /// the received request with the server's own secrets, and the mistakes that reproduce
+    /// the client's signature go into the error ([`VerifyError::diagnosis`], and the problem
+    /// report's advice). Off by default. A diagnosis costs up to about a millisecond and a
+    /// half of CPU, so the budget bounds what a burst of bad signatures can cost; past it the
+    /// error says the diagnosis was skipped, and the answer is the same. Only requests that
+    /// carry the protocol parameters in the `Authorization` header are diagnosed, not RSA ones.
+    ///
+    /// A diagnosis names a mistake only when a signature made with the server's secrets
+    /// reproduces the client's, so it tells nothing to a client without them; unknown
+    /// credentials are answered "not found", as a wrong secret is. It does let a client tell
+    /// known consumer keys from unknown ones by the time the answer takes (consumer keys are
+    /// not secret in OAuth 1.0a, every request carries one): turn it on where that is
+    /// acceptable, such as development and staging, or for a budget's worth of requests.
+    #[must_use]
+    pub fn with_diagnosis(mut self, per_second: u32) -> Self {
+        self.diagnosis = Some(diagnose::Budget::new(per_second));
+        self
+    }
+
+    /// Keeps the keyed HMACs of at most `capacity` credential pairs (the consumer's and the
+    /// token's secret) that verified lately, so that their next requests are not keyed again
+    /// ([`DEFAULT_MAC_CACHE`] unless set; 0 keeps none). An entry is used only while the store
+    /// still hands out the same secrets, so a changed secret takes effect at once. Only pairs
+    /// whose signature matched are kept: a request with credentials that are unknown, or
+    /// known and not used lately, is keyed from the secrets, one extra hash block or two.
+    #[must_use]
+    pub fn with_mac_cache(mut self, capacity: usize) -> Self {
+        self.macs = MacCache::new(capacity);
+        self
+    }
+
+    /// The most keyed HMACs kept ([`with_mac_cache`](Self::with_mac_cache)).
+    pub fn mac_cache_capacity(&self) -> usize {
+        self.macs.capacity()
+    }
+
+    /// The policy.
+    #[must_use]
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The credential store.
+    pub fn credentials(&self) -> &C {
+        &self.credentials
+    }
+
+    /// The nonce store.
+    pub fn nonces(&self) -> &N {
+        &self.nonces
+    }
+
+    /// Verifies `request` (its URL the public one the client used), with its `Authorization`
+    /// header if it has one, at the system clock's time, awaiting the stores.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub async fn verify(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<Verified, VerifyError> {
+        let now = clock()?;
+        self.verify_at(request, authorization, now).await
+    }
+
+    /// [`verify`](Self::verify) on the calling thread, for a server without an async runtime
+    /// (or a test): the stores' futures are run to completion here, the thread parked while
+    /// one waits. The memory stores answer at once, so with them this never parks. Do not
+    /// call it on an async runtime's worker thread with a store that waits on the network:
+    /// the worker would stop serving other requests meanwhile.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn verify_blocking(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<Verified, VerifyError> {
+        block::on(self.verify(request, authorization))
+    }
+
+    /// Checks 1 to 4 (the protocol parameters, the version, the method, the timestamp) of a
+    /// request whose body is not read yet, given without it, at the system clock's time: a
+    /// server refuses what it can before it reads a body (the `tower` layer does). Passing
+    /// proves nothing: [`verify`](Self::verify) the whole request next.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn check_before_body(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(), VerifyError> {
+        let now = clock()?;
+        let (params, _, protocol) = self.read(request, authorization)?;
+        self.check_protocol(request, &params, &protocol, now)?;
+        Ok(())
+    }
+
+    /// [`verify_at`](Self::verify_at) on the calling thread; see
+    /// [`verify_blocking`](Self::verify_blocking).
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn verify_at_blocking(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+    ) -> Result<Verified, VerifyError> {
+        block::on(self.verify_at(request, authorization, now))
+    }
+
+    /// Verifies `request` with the server's clock reading `now`, awaiting the stores.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub async fn verify_at(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+    ) -> Result<Verified, VerifyError> {
+        let (verified, _) = self
+            .verify_as(request, authorization, now, Expect::Resource)
+            .await?;
+        Ok(verified)
+    }
+
+    /// Verifies a request of the kind `expect` says: a resource request, or one of the
+    /// provider's credential requests ([`Issuer`](crate::Issuer)); with what the store holds for its
+    /// consumer.
+    pub(crate) async fn verify_as(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+        expect: Expect,
+    ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
+        let (params, realm, protocol) = self.read(request, authorization)?;
+        let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
+        let window = self.policy.timestamp_window;
+
+        // 5. Signature, over the base string rebuilt by the signing code.
+        let utf8 = |span: Option<&Span>, name: &str| {
+            std::str::from_utf8(params.at(span))
+                .map(str::to_owned)
+                .map_err(|_| malformed(format!("{name} is not UTF-8")))
+        };
+        let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
+        let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
+        let params = params.normalize();
+        expect.check_parameters(token.is_some(), &params)?;
+        let base_uri = BaseUri::new(request.url()).map_err(malformed)?;
+        let base_string = BaseString::new(request.method(), &base_uri, &params);
+        let signature = protocol
+            .signature
+            .as_ref()
+            .map_or(&[][..], |s| s.as_slice());
+        let (authentic, held, consumer) = check_signature(
+            &self.credentials,
+            &self.macs,
+            method,
+            &consumer_key,
+            token.as_deref(),
+            base_string.as_bytes(),
+            signature,
+        )
+        .await?;
+        if !authentic {
+            let diagnosis = match &self.diagnosis {
+                Some(budget) => {
+                    let text =
+                        |name: &[u8]| params.iter().find(|p| p.name == name).map(|p| p.value);
+                    let received = diagnose::Received {
+                        request,
+                        method,
+                        consumer_key: &consumer_key,
+                        token: token.as_deref(),
+                        nonce: params.at(protocol.nonce.as_ref()),
+                        timestamp,
+                        realm: realm.as_deref(),
+                        version_sent: protocol.version.is_some(),
+                        body_hash_sent: protocol.body_hash.is_some(),
+                        callback: text(b"oauth_callback"),
+                        verifier: text(b"oauth_verifier"),
+                        signature,
+                    };
+                    Some(self.diagnose(budget, authorization, &received, now).await)
+                }
+                None => None,
+            };
+            return Err(VerifyError::BadSignature {
+                base_string: base_string.into_string(),
+                diagnosis,
+            });
+        }
+        // The token's kind, once the request is known to be signed with it.
+        expect.check_kind(held.as_ref().map(TokenCredential::kind))?;
+
+        // 6. Body hash.
+        if protocol.body_hash.is_some() {
+            let sent = params.at(protocol.body_hash.as_ref());
+            if request.has_form_body() {
+                return Err(VerifyError::BadBodyHash {
+                    detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
+                });
+            }
+            check_body_hash(self.policy.body_hash_digest, method, request.body(), sent)?;
+        }
+
+        // 7. Nonce, last: only an authentic request is recorded.
+        let nonce = params.at(protocol.nonce.as_ref());
+        let key = NonceKey {
+            consumer_key: &consumer_key,
+            token: token.as_deref(),
+            timestamp,
+            nonce,
+        };
+        let expires_at = nonce_expiry(timestamp, window);
+        if !self.nonces.insert(&key, now, expires_at).await? {
+            return Err(VerifyError::ReplayedNonce);
+        }
+
+        let verified = Verified {
+            consumer_key,
+            token,
+            owner: held.and_then(|t| t.owner().map(str::to_owned)),
+            method,
+            timestamp,
+            realm,
+            params,
+        };
+        Ok((verified, consumer))
+    }
+
+    /// The collected parameters (the realm aside) and where the protocol parameters lie in
+    /// them, each once, in one transport; `oauth_signature` is taken out and wiped before
+    /// anything else is checked (a PLAINTEXT signature is the key; the protocol spans keep
+    /// their own copy, wiped when dropped).
+    fn read(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(Parameters, Option<String>, ProtocolSpans), VerifyError> {
+        let (mut params, realm) = self.collect(request, authorization)?;
+        let protocol = find_protocol(&params);
+        params.retain(|p| p.name != b"oauth_signature");
+        Ok((params, realm, protocol?))
+    }
+
+    /// Checks 1 to 4: required parameters, version, signature method, timestamp.
+    fn check_protocol(
+        &self,
+        request: &Request<'_>,
+        params: &Parameters,
+        protocol: &ProtocolSpans,
+        now: Timestamp,
+    ) -> Result<(SignatureMethod, Timestamp), VerifyError> {
+        // 1. Required parameters.
+        let body_hash_required =
+            self.policy.require_body_hash && !request.has_form_body() && !request.body().is_empty();
+        let required = [
+            ("oauth_consumer_key", protocol.consumer_key.is_some()),
+            (
+                "oauth_signature_method",
+                protocol.signature_method.is_some(),
+            ),
+            ("oauth_signature", protocol.signature.is_some()),
+            ("oauth_timestamp", protocol.timestamp.is_some()),
+            ("oauth_nonce", protocol.nonce.is_some()),
+            (
+                "oauth_body_hash",
+                protocol.body_hash.is_some() || !body_hash_required,
+            ),
+        ];
+        let missing: Vec<&'static str> = required
+            .iter()
+            .filter(|(_, present)| !present)
+            .map(|(name, _)| *name)
+            .collect();
+        if !missing.is_empty() {
+            return Err(VerifyError::MissingParameters { names: missing });
+        }
+        let text = |span: Option<&Span>| String::from_utf8_lossy(params.at(span)).into_owned();
+
+        // 2. Version.
+        if protocol.version.is_some() && params.at(protocol.version.as_ref()) != b"1.0" {
+            return Err(VerifyError::BadVersion {
+                version: text(protocol.version.as_ref()),
+            });
+        }
+
+        // 3. Signature method.
+        let method = std::str::from_utf8(params.at(protocol.signature_method.as_ref()))
+            .ok()
+            .and_then(|m| m.parse::<SignatureMethod>().ok())
+            .filter(|m| self.policy.methods.contains(m))
+            .ok_or_else(|| VerifyError::UnsupportedSignatureMethod {
+                method: text(protocol.signature_method.as_ref()),
+                accepted: self.policy.methods.clone(),
+            })?;
+        if method == SignatureMethod::Plaintext
+            && request.url().scheme() != "https"
+            && !self.policy.plaintext_over_http
+        {
+            return Err(VerifyError::InsecureTransport);
+        }
+
+        // 4. Timestamp.
+        let timestamp = std::str::from_utf8(params.at(protocol.timestamp.as_ref()))
+            .ok()
+            .and_then(|t| t.parse::<Timestamp>().ok())
+            .ok_or_else(|| VerifyError::Malformed {
+                detail: format!(
+                    "oauth_timestamp \"{}\" is not a whole number of seconds since 1970",
+                    text(protocol.timestamp.as_ref()).escape_default()
+                ),
+            })?;
+        let window = self.policy.timestamp_window;
+        if timestamp.as_secs().abs_diff(now.as_secs()) > window {
+            return Err(VerifyError::StaleTimestamp {
+                timestamp: timestamp.as_secs(),
+                now: now.as_secs(),
+                window,
+            });
+        }
+
+        Ok((method, timestamp))
+    }
+
+    /// Collects the query, form body and header parameters (all but `realm`), within the
+    /// limits.
+    fn collect(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(Parameters, Option<String>), VerifyError> {
+        received::collect(request, authorization, &self.policy.limits).map_err(malformed)
+    }
+
+    /// The diagnosis of a bad signature, within the budget.
+    async fn diagnose(
+        &self,
+        budget: &diagnose::Budget,
+        authorization: Option<&str>,
+        received: &diagnose::Received<'_>,
+        now: Timestamp,
+    ) -> Diagnosis {
+        let skipped = |why: String| Diagnosis::Skipped(why);
+        if !authorization.is_some_and(|h| h.contains("oauth_signature")) {
+            return skipped(
+                "only requests with the protocol parameters in the Authorization header are diagnosed"
+                    .to_owned(),
+            );
+        }
+        if received.method.is_rsa() {
+            return skipped(
+                "an RSA signature cannot be reproduced without the client's private key".to_owned(),
+            );
+        }
+        if !budget.take(now) {
+            return skipped(format!(
+                "the server diagnoses at most {} bad signatures a second, and this second's are spent",
+                budget.per_second()
+            ));
+        }
+        let consumer_secret = match self.credentials.consumer(received.consumer_key).await {
+            Ok(Some(consumer)) => consumer.secret().cloned(),
+            _ => None,
+        };
+        let token_secret = match received.token {
+            None => Some(Secret::default()),
+            Some(token) => match self.credentials.token(received.consumer_key, token).await {
+                Ok(Some(held)) => Some(held.secret().clone()),
+                _ => None,
+            },
+        };
+        match (consumer_secret, token_secret) {
+            (Some(consumer_secret), Some(token_secret)) => {
+                diagnose::search(received, &consumer_secret, &token_secret)
+            }
+            _ => Diagnosis::NotFound,
+        }
+    }
+}
+
+/// The system clock's time.
+pub(crate) fn clock() -> Result<Timestamp, VerifyError> {
+    Timestamp::now().map_err(|e| VerifyError::Clock {
+        detail: e.to_string(),
+    })
+}
+
+/// When a nonce may be forgotten: see [`NonceStore`].
+fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
+    Timestamp::new(
+        (timestamp.as_secs())
+            .saturating_add(window.saturating_mul(2))
+            .saturating_add(1),
+    )
+}
+
+fn malformed(detail: impl fmt::Display) -> VerifyError {
+    VerifyError::Malformed {
+        detail: detail.to_string(),
+    }
+}
