@@ -6,11 +6,40 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use oauth1_reqwest::Provider;
 use oauth1_signer::encode::encode;
 use oauth1_signer::flow::{Callback, FlowError, TemporaryCredentials};
 
-use super::AuthorizeArgs;
+use crate::input::ConsumerArgs;
+
+#[derive(Args, Clone)]
+pub(crate) struct AuthorizeArgs {
+    /// The provider's temporary-credentials endpoint (RFC 5849 §2.1).
+    #[arg(long)]
+    pub(crate) request_token_url: String,
+    /// The provider's resource-owner authorization endpoint (§2.2).
+    #[arg(long)]
+    pub(crate) authorize_url: String,
+    /// The provider's token-credentials endpoint (§2.3).
+    #[arg(long)]
+    pub(crate) access_token_url: String,
+    #[command(flatten)]
+    pub(crate) consumer: ConsumerArgs,
+    /// oob: no callback; type the verifier (PIN) the provider shows. Without it, the command
+    /// listens on loopback and sends that URL as oauth_callback.
+    #[arg(long, value_name = "oob")]
+    pub(crate) callback: Option<String>,
+    /// Where the callback listener listens.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub(crate) listen: String,
+    /// Seconds to wait for the browser's redirect or the verifier.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub(crate) timeout: u64,
+    /// Print the credentials as one JSON object instead of name=value lines.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
 
 /// The most bytes of the browser's request read, its request line and headers.
 const MAX_CALLBACK_REQUEST: usize = 16 * 1024;

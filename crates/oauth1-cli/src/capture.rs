@@ -6,7 +6,7 @@ use std::io::Read;
 use oauth1_capture::Capture;
 use oauth1_signer::encode::decode_form;
 
-use super::SignArgs;
+use crate::input::SignArgs;
 
 /// The flags filled in from the capture of `--curl` or `--http`, and the `oauth_signature` it
 /// carries.

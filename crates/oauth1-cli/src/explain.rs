@@ -1,15 +1,34 @@
 //! `oauth1 explain`: why the other side's signature or base string differs.
 
-use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
-use oauth1_signer::{Error, Nonce};
 use std::io::Write;
+use std::path::PathBuf;
 
+use clap::Args;
+use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
+use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
+use oauth1_signer::{Error, Nonce, Request, Signer, Timestamp};
 use serde::{Deserialize, Serialize};
 
-use super::sign::{sign_verbose, FromFlags};
-use super::{each_line, ExplainArgs};
-use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
-use oauth1_signer::{Request, Signer, Timestamp};
+use crate::input::{each_line, SignArgs};
+use crate::sign::{sign_verbose, FromFlags};
+
+#[derive(Args, Clone)]
+pub(crate) struct ExplainArgs {
+    #[command(flatten)]
+    pub(crate) sign: SignArgs,
+    /// The oauth_signature the other side computed (percent-decoded; base64 for HMAC).
+    #[arg(long)]
+    pub(crate) observed_signature: Option<String>,
+    /// The signature base string the other side built.
+    #[arg(long, conflicts_with = "server_response")]
+    pub(crate) observed_base_string: Option<String>,
+    /// A file holding the server's response body, in which it echoed its base string.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) server_response: Option<PathBuf>,
+    /// Print the answer as one JSON line, the explain line of the request-case format.
+    #[arg(long, conflicts_with = "verbose")]
+    pub(crate) json: bool,
+}
 
 /// Explains a case against what the other side produced.
 fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {
@@ -121,7 +140,7 @@ pub(crate) fn jsonl() -> Result<(), String> {
 pub(crate) fn one(mut args: ExplainArgs) -> Result<(), String> {
     if let Some(path) = args.sign.har.take() {
         let json = args.json;
-        return super::capture::each_har_entry(
+        return crate::capture::each_har_entry(
             &path,
             args.sign.entry,
             json,

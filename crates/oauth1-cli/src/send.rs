@@ -5,13 +5,56 @@
 use std::io::Write;
 use std::path::Path;
 
+use clap::Args;
 use oauth1_reqwest::SignExt;
 use oauth1_signer::explain::{find_base_string, Explainer, Observed};
 use oauth1_signer::http::Transport;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp, Token, Version};
 use reqwest::blocking::multipart;
 
-use super::SendArgs;
+use crate::input::ConsumerArgs;
+
+#[derive(Args, Clone)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches
+pub(crate) struct SendArgs {
+    /// The URL, query included.
+    pub(crate) url: String,
+    /// The method; GET, or POST when a body is given.
+    #[arg(short = 'X', long = "request", value_name = "METHOD")]
+    pub(crate) method: Option<String>,
+    /// A header, 'Name: value'; repeatable.
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    pub(crate) headers: Vec<String>,
+    /// Form data (signed), joined with & when repeated; @FILE reads a file without its line
+    /// breaks. The Content-Type is application/x-www-form-urlencoded unless -H gives one.
+    #[arg(short = 'd', long = "data", value_name = "DATA", conflicts_with_all = ["data_binary", "form"])]
+    pub(crate) data: Vec<String>,
+    /// The body as it is, or @FILE; give its Content-Type with -H (a form is signed).
+    #[arg(long, value_name = "DATA", conflicts_with = "form")]
+    pub(crate) data_binary: Option<String>,
+    /// A multipart/form-data field, name=value or name=@FILE; repeatable. Not signed (RFC 5849
+    /// signs only a form body's parameters).
+    #[arg(short = 'F', long = "form", value_name = "FIELD")]
+    pub(crate) form: Vec<String>,
+    /// Print the status line and the headers before the body, on standard output.
+    #[arg(short = 'i', long = "include")]
+    pub(crate) include: bool,
+    /// Where the protocol parameters go: header, query or body.
+    #[arg(long, default_value = "header")]
+    pub(crate) transport: String,
+
+    #[command(flatten)]
+    pub(crate) consumer: ConsumerArgs,
+    /// oauth_token.
+    #[arg(long)]
+    pub(crate) token: Option<String>,
+    /// The token secret; prefer the environment variable.
+    #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
+    pub(crate) token_secret: Option<String>,
+    /// Leave oauth_version out.
+    #[arg(long)]
+    pub(crate) no_version: bool,
+}
 
 /// The most bytes of an error answer searched for an echoed base string.
 const MAX_SEARCHED: usize = 1 << 20;
@@ -116,7 +159,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
                 stderr,
                 "The server echoed the base string it computed; compared with this request's:"
             );
-            let _ = super::explain::report(&mut stderr, &explanation, Some(&echoed));
+            let _ = crate::explain::report(&mut stderr, &explanation, Some(&echoed));
         }
     }
     Err(format!("the server answered {status}"))

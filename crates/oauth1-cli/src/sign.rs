@@ -6,7 +6,7 @@ use oauth1_signer::{
     BodyHash, Error, Nonce, Request, SignatureMethod, Signed, Signer, Timestamp, Token, Version,
 };
 
-use super::{consumer_secret, consumer_signer, each_line, read_text, SignArgs};
+use crate::input::{consumer_secret, consumer_signer, each_line, read_text, SignArgs};
 
 pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
@@ -34,7 +34,7 @@ impl FromFlags {
     pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
         let (args, sent_signature) =
             if args.curl.is_some() || args.http.is_some() || args.captured.is_some() {
-                super::capture::into_flags(args)?
+                crate::capture::into_flags(args)?
             } else {
                 match args.authorization.clone() {
                     Some(header) => from_header(args, &header)?,
@@ -126,12 +126,12 @@ impl FromFlags {
 fn from_header(args: SignArgs, header: &str) -> Result<(SignArgs, Option<String>), String> {
     let parsed = oauth1_signer::header::Authorization::parse(header)
         .map_err(|e| format!("--authorization: {e}"))?;
-    super::capture::fill_from_header(args, &parsed, "--authorization", "the header")
+    crate::capture::fill_from_header(args, &parsed, "--authorization", "the header")
 }
 
 pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
     if let Some(path) = args.har.take() {
-        return super::capture::each_har_entry(
+        return crate::capture::each_har_entry(
             &path,
             args.entry,
             false,

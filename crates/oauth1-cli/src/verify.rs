@@ -1,5 +1,8 @@
 //! `oauth1 verify`: a received request checked as a server checks it.
 
+use std::path::PathBuf;
+
+use clap::Args;
 use oauth1_cases::{json_object, Held, VerifyLine};
 use oauth1_server::{
     received_url, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
@@ -7,7 +10,67 @@ use oauth1_server::{
 use oauth1_signer::{Request, Timestamp};
 use serde::{Deserialize, Serialize};
 
-use super::VerifyArgs;
+use crate::input::RequestArgs;
+
+#[derive(Args, Clone)]
+pub(crate) struct VerifyArgs {
+    /// Read received requests as JSON Lines on standard input (the request-case verify
+    /// format) and write one verdict line for each; one nonce store serves the whole stream.
+    #[arg(long, conflicts_with_all = ["url", "authorization"])]
+    pub(crate) jsonl: bool,
+
+    #[command(flatten)]
+    pub(crate) request: RequestArgs,
+    /// The received Authorization header value; leave out when the oauth_* parameters travel
+    /// in the query or the form body.
+    #[arg(long)]
+    pub(crate) authorization: Option<String>,
+    /// The received request as a curl command (or - for standard input), as with
+    /// `explain --curl`.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+    ])]
+    pub(crate) curl: Option<String>,
+    /// The received request as a raw HTTP/1.1 request in FILE (or - for standard input).
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization",
+    ])]
+    pub(crate) http: Option<PathBuf>,
+    /// The scheme of an --http request whose target is a path.
+    #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
+    pub(crate) scheme: String,
+    /// The received requests in a HAR file: every entry that carries OAuth, in turn.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "curl",
+    ])]
+    pub(crate) har: Option<PathBuf>,
+    /// With --har: only entry N (counted from 1).
+    #[arg(long, value_name = "N", requires = "har")]
+    pub(crate) entry: Option<usize>,
+
+    /// The consumer secret the server holds for the presented consumer key; without it (and
+    /// its variable) the consumer has no shared secret, and only the RSA methods can verify.
+    #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
+    pub(crate) consumer_secret: Option<String>,
+    /// The token secret the server holds for the presented token; without it (and its
+    /// variable) the server holds no token, and a request that names one is refused.
+    #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
+    pub(crate) token_secret: Option<String>,
+    /// PEM file of the consumer's RSA public key (2048 bits or more), for the RSA methods.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) public_key_file: Option<PathBuf>,
+
+    /// The server's clock, in unix seconds; the system clock when absent.
+    #[arg(long)]
+    pub(crate) now: Option<u64>,
+    /// Seconds either side of the clock that oauth_timestamp may be.
+    #[arg(long, default_value_t = 300)]
+    pub(crate) timestamp_window: u64,
+    /// Accept PLAINTEXT over plain http.
+    #[arg(long)]
+    pub(crate) allow_plaintext_over_http: bool,
+}
 
 #[derive(Serialize)]
 struct VerdictLine<'a> {
@@ -112,12 +175,12 @@ fn error_line(name: Option<&str>, message: String) -> String {
 
 pub(crate) fn jsonl() -> Result<(), String> {
     let nonces = MemoryNonceStore::new();
-    super::each_line(|line| answer(line, &nonces))
+    crate::input::each_line(|line| answer(line, &nonces))
 }
 
 pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
     if let Some(path) = args.har.take() {
-        return super::capture::each_har_entry(
+        return crate::capture::each_har_entry(
             &path,
             args.entry,
             false,
@@ -130,16 +193,17 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
     }
     if args.curl.is_some() || args.http.is_some() {
         let (_, capture) =
-            super::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
+            crate::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
         args.curl = None;
         args.http = None;
         received(&mut args, capture);
     }
-    let public_key_pem = super::read_text(args.public_key_file.as_ref(), "the public key file")?;
+    let public_key_pem =
+        crate::input::read_text(args.public_key_file.as_ref(), "the public key file")?;
     // No consumer secret means none is held: an RSA-only consumer.
     let consumer_secret = args.consumer_secret;
     if consumer_secret.is_none() && public_key_pem.is_none() {
-        return Err(super::NO_CONSUMER_SECRET.to_owned());
+        return Err(crate::input::NO_CONSUMER_SECRET.to_owned());
     }
     let body = args.request.read_body()?;
     let now = match args.now {

@@ -11,7 +11,7 @@ use oauth1_signer::flow::{
 };
 use oauth1_signer::{Error, Request, Signer};
 
-use crate::SignError;
+use crate::error::SignError;
 
 /// The most bytes of a provider's answer read: the credentials fit in a few hundred.
 pub const MAX_ANSWER_BYTES: usize = 64 * 1024;

@@ -1,0 +1,274 @@
+//! What several subcommands read: the request's flags, the signing flags that `sign` and
+//! `explain` share (and the capture readers fill), the consumer's flags, text files, and JSON
+//! Lines on standard input.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+/// The request flags of `sign` and `verify`.
+#[derive(Args, Clone)]
+pub(crate) struct RequestArgs {
+    /// HTTP method.
+    #[arg(long, default_value = "GET")]
+    pub(crate) method: String,
+    /// Absolute URL as the client sends it on the wire, query included.
+    #[arg(long, required_unless_present_any = ["jsonl", "curl", "http", "har"])]
+    pub(crate) url: Option<String>,
+    /// Request body, exactly as sent.
+    #[arg(long, conflicts_with = "body_file")]
+    pub(crate) body: Option<String>,
+    /// Read the request body from a file, byte for byte.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) body_file: Option<PathBuf>,
+    /// The request's Content-Type; body parameters are signed only for
+    /// application/x-www-form-urlencoded.
+    #[arg(long)]
+    pub(crate) content_type: Option<String>,
+    /// The body of a captured request (--curl, --http), byte for byte.
+    #[arg(skip)]
+    pub(crate) captured_body: Option<Vec<u8>>,
+}
+
+impl RequestArgs {
+    /// The request of a capture (`--curl`, `--http`, `--har`) in place of the flags.
+    pub(crate) fn set_captured(
+        &mut self,
+        method: &str,
+        url: String,
+        content_type: Option<String>,
+        body: Vec<u8>,
+    ) {
+        method.clone_into(&mut self.method);
+        self.url = Some(url);
+        self.content_type = content_type;
+        self.captured_body = Some(body);
+    }
+
+    /// The body from `--body` or `--body-file`, empty without either.
+    pub(crate) fn read_body(&self) -> Result<Vec<u8>, String> {
+        if let Some(body) = &self.captured_body {
+            return Ok(body.clone());
+        }
+        match (&self.body, &self.body_file) {
+            (Some(body), _) => Ok(body.clone().into_bytes()),
+            (None, Some(path)) => std::fs::read(path)
+                .map_err(|e| format!("reading the body file {}: {e}", path.display())),
+            (None, None) => Ok(Vec::new()),
+        }
+    }
+}
+
+/// The flags of `sign`, which `explain` takes too.
+#[derive(Args, Clone)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches
+pub(crate) struct SignArgs {
+    /// Read request cases as JSON Lines on standard input and write one result line for each
+    /// (the request-case format).
+    #[arg(long, conflicts_with_all = ["url", "consumer_key"])]
+    pub(crate) jsonl: bool,
+
+    #[command(flatten)]
+    pub(crate) request: RequestArgs,
+
+    /// The Authorization header the client sent: the consumer key, token, signature method,
+    /// nonce, timestamp, version, realm, callback, verifier and body hash come from it, and
+    /// only the secrets are typed (for explain, its oauth_signature is the observed one).
+    #[arg(long, value_name = "HEADER", conflicts_with_all = [
+        "jsonl", "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    pub(crate) authorization: Option<String>,
+
+    /// A curl command as a browser's "Copy as cURL" (bash or POSIX) or Postman writes it, or -
+    /// to read it from standard input: the method, URL, headers and body come from it, and the
+    /// protocol parameters from its Authorization header, query or form body; only the secrets
+    /// are typed.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    pub(crate) curl: Option<String>,
+    /// A raw HTTP/1.1 request as a proxy (mitmproxy, Burp, Charles) saves it, in FILE or - for
+    /// standard input; read like --curl.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization",
+        "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    pub(crate) http: Option<PathBuf>,
+    /// The scheme of an --http request whose target is a path (its Host header gives the
+    /// host).
+    #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
+    pub(crate) scheme: String,
+    /// A HAR file (a browser's "Save all as HAR"): every entry that carries OAuth is taken in
+    /// turn, each answer headed by the entry's number, method and URL.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "curl", "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
+        "no_version", "body_hash",
+    ])]
+    pub(crate) har: Option<PathBuf>,
+    /// With --har: only entry N (counted from 1 over all the file's entries).
+    #[arg(long, value_name = "N", requires = "har")]
+    pub(crate) entry: Option<usize>,
+    /// A request already captured (an entry of --har), and its label.
+    #[arg(skip)]
+    pub(crate) captured: Option<(String, oauth1_capture::Capture)>,
+
+    /// oauth_consumer_key.
+    #[arg(long, required_unless_present_any = ["jsonl", "authorization", "curl", "http", "har"])]
+    pub(crate) consumer_key: Option<String>,
+    /// The consumer secret; prefer the environment variable, which stays out of shell history.
+    #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
+    pub(crate) consumer_secret: Option<String>,
+    /// oauth_token (leave out for the temporary-credentials request).
+    #[arg(long)]
+    pub(crate) token: Option<String>,
+    /// The token secret; prefer the environment variable.
+    #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
+    pub(crate) token_secret: Option<String>,
+    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256.
+    #[arg(long, default_value = "HMAC-SHA1")]
+    pub(crate) signature_method: String,
+    /// PEM file of the RSA private key (PKCS#1 or PKCS#8), for the RSA methods.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) private_key_file: Option<PathBuf>,
+
+    /// oauth_nonce; a random one when absent.
+    #[arg(long)]
+    pub(crate) nonce: Option<String>,
+    /// oauth_timestamp in seconds; the clock's when absent.
+    #[arg(long)]
+    pub(crate) timestamp: Option<String>,
+    /// realm of the Authorization header.
+    #[arg(long)]
+    pub(crate) realm: Option<String>,
+    /// oauth_callback (temporary-credentials request).
+    #[arg(long)]
+    pub(crate) callback: Option<String>,
+    /// oauth_verifier (token request).
+    #[arg(long)]
+    pub(crate) verifier: Option<String>,
+    /// Leave oauth_version out.
+    #[arg(long)]
+    pub(crate) no_version: bool,
+    /// Send oauth_body_hash (never with a form body).
+    #[arg(long)]
+    pub(crate) body_hash: bool,
+    /// Print every intermediate value: the parameters with their sources and encodings, the
+    /// normalized string, the base URI, the key's shape (never the secrets).
+    #[arg(long)]
+    pub(crate) verbose: bool,
+}
+
+/// The consumer's credentials and the signature options of `send` and `authorize`.
+#[derive(Args, Clone)]
+pub(crate) struct ConsumerArgs {
+    /// oauth_consumer_key.
+    #[arg(long)]
+    pub(crate) consumer_key: String,
+    /// The consumer secret; prefer the environment variable, which stays out of shell history.
+    #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
+    pub(crate) consumer_secret: Option<String>,
+    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256.
+    #[arg(long, default_value = "HMAC-SHA1")]
+    pub(crate) signature_method: String,
+    /// PEM file of the RSA private key (PKCS#1 or PKCS#8), for the RSA methods.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) private_key_file: Option<PathBuf>,
+    /// realm of the Authorization header.
+    #[arg(long)]
+    pub(crate) realm: Option<String>,
+}
+
+impl ConsumerArgs {
+    /// The signer these flags describe, without a token.
+    pub(crate) fn signer(&self) -> Result<oauth1_signer::Signer, String> {
+        let pem = read_text(self.private_key_file.as_ref(), "the private key file")?;
+        let secret = consumer_secret(self.consumer_secret.clone(), &self.signature_method)?;
+        consumer_signer(
+            &self.consumer_key,
+            secret,
+            &self.signature_method,
+            self.realm.as_deref(),
+            pem.as_deref(),
+        )
+    }
+}
+
+/// The consumer secret given; none is an error, but for the RSA methods, which do not use it.
+pub(crate) fn consumer_secret(
+    given: Option<String>,
+    signature_method: &str,
+) -> Result<String, String> {
+    match (given, signature_method.starts_with("RSA-")) {
+        (Some(secret), _) => Ok(secret),
+        (None, true) => Ok(String::new()),
+        (None, false) => Err(NO_CONSUMER_SECRET.to_owned()),
+    }
+}
+
+/// The consumer's signer: its key and secret, the signature method, and the realm and RSA
+/// private key if given; checked in that order.
+pub(crate) fn consumer_signer(
+    key: &str,
+    secret: String,
+    signature_method: &str,
+    realm: Option<&str>,
+    private_key_pem: Option<&str>,
+) -> Result<oauth1_signer::Signer, String> {
+    use oauth1_signer::{Consumer, Realm, SignatureMethod, Signer};
+    let text = |e: oauth1_signer::Error| e.to_string();
+    let method: SignatureMethod = signature_method.parse().map_err(text)?;
+    let mut signer = Signer::new(Consumer::new(key, secret)).with_method(method);
+    if let Some(realm) = realm {
+        signer = signer.with_realm(Realm::new(realm).map_err(text)?);
+    }
+    if let Some(pem) = private_key_pem {
+        signer = signer.with_private_key(oauth1_signer::PrivateKey::from_pem(pem).map_err(text)?);
+    }
+    Ok(signer)
+}
+
+/// Answers each non-blank line of standard input with one line of standard output; a line
+/// that is not UTF-8 gets an error line, and the stream goes on.
+pub(crate) fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
+    let mut stdin = io::stdin().lock();
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let read = stdin
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let answered = match std::str::from_utf8(line) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => answer(line),
+            Err(e) => format!(
+                "{{\"name\":null,\"error\":\"invalid line: not UTF-8 (byte {}): write the line as UTF-8 JSON\"}}",
+                e.valid_up_to()
+            ),
+        };
+        writeln!(stdout, "{answered}").map_err(|e| format!("writing: {e}"))?;
+    }
+    stdout.flush().map_err(|e| format!("writing: {e}"))
+}
+
+pub(crate) const NO_CONSUMER_SECRET: &str =
+    "no consumer secret: set OAUTH1_CONSUMER_SECRET (or pass --consumer-secret; '' for an empty one)";
+
+/// The text of an optional file flag (`what` names it in errors).
+pub(crate) fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<String>, String> {
+    path.map(|path| {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {what} {}: {e}", path.display()))
+    })
+    .transpose()
+}
