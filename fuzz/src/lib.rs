@@ -1,7 +1,7 @@
 //! The checks the fuzz targets run: each drives one stage of `oauth1-signer` with arbitrary
 //! bytes and panics when an invariant fails, not only when the library itself panics.
 
-use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Reason, Verifier};
+use oauth1_server::{Clock, MemoryCredentials, MemoryNonceStore, Policy, Reason, Verifier};
 use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::encode::{self as pct, decode_form, encode, encoded_len};
 use oauth1_signer::explain::{compare, find_base_string, Explainer, Observed};
@@ -305,7 +305,11 @@ pub fn verify(data: &[u8]) {
             // A message may quote the input, which then has the secret in it.
             return;
         }
-        match verifier(None).verify_at_blocking(&request, Some(header), now) {
+        match verifier(None)
+            .with_clock(Clock::fixed(now))
+            .blocking()
+            .verify(&request, Some(header))
+        {
             // Only the credentials the server holds can pass.
             Ok(verified) => {
                 assert_eq!(verified.consumer_key(), CONSUMER);
@@ -338,8 +342,10 @@ pub fn verify(data: &[u8]) {
     if has_oauth_names(&request) {
         return;
     }
-    let verified =
-        verifier(Some(UNLIMITED)).verify_at_blocking(&request, Some(&signed.authorization()), now);
+    let verified = verifier(Some(UNLIMITED))
+        .with_clock(Clock::fixed(now))
+        .blocking()
+        .verify(&request, Some(&signed.authorization()));
     if let Err(err) = verified {
         panic!("a signed request does not verify: {err}");
     }
@@ -349,7 +355,9 @@ pub fn verify(data: &[u8]) {
     consumer_only.add_consumer(CONSUMER, CONSUMER_SECRET);
     let refused = Verifier::new(consumer_only, MemoryNonceStore::new())
         .with_policy(policy(Some(UNLIMITED)))
-        .verify_at_blocking(&request, Some(&signed.authorization()), now);
+        .with_clock(Clock::fixed(now))
+        .blocking()
+        .verify(&request, Some(&signed.authorization()));
     assert_eq!(
         refused.map(|_| ()).map_err(|e| e.reason()),
         Err(Reason::BadSignature),
@@ -438,7 +446,9 @@ pub fn sign_line(data: &[u8]) {
     let now: Timestamp = timestamp.parse().unwrap();
     let verified = Verifier::new(credentials, MemoryNonceStore::new())
         .with_policy(policy(Some(UNLIMITED)))
-        .verify_at_blocking(&request, Some(&authorization), now);
+        .with_clock(Clock::fixed(now))
+        .blocking()
+        .verify(&request, Some(&authorization));
     if let Err(err) = verified {
         panic!("a signed line does not verify: {err}");
     }

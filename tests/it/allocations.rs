@@ -1,6 +1,7 @@
 //! Heap allocations per signing, counted by a global allocator: a count is deterministic, so
 //! unlike a time it can be a test.
 
+use crate::common::At;
 use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
 use url::Url;
 
@@ -85,12 +86,16 @@ fn verifying_the_x_api_sample_allocates_at_most_six_times() {
     let verifier = Verifier::new(credentials, MemoryNonceStore::new());
     // The nonce store's first entry makes its table.
     verifier
-        .verify_at_blocking(&request, Some(&first), timestamp)
+        .at(timestamp)
+        .blocking()
+        .verify(&request, Some(&first))
         .unwrap();
 
     let (request_ok, count) = allocations(|| {
         verifier
-            .verify_at_blocking(&request, Some(&second), timestamp)
+            .at(timestamp)
+            .blocking()
+            .verify(&request, Some(&second))
             .unwrap()
     });
     assert_eq!(request_ok.consumer_key(), consumer_key);
@@ -118,7 +123,9 @@ fn too_many_parameters_are_refused_before_room_is_made_for_them() {
     let header = "OAuth oauth_consumer_key=\"ck\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1\", oauth_nonce=\"n\", oauth_signature=\"s\"";
     let info = allocation_counter::measure(|| {
         let error = verifier
-            .verify_at_blocking(&request, Some(header), Timestamp::new(1))
+            .at(Timestamp::new(1))
+            .blocking()
+            .verify(&request, Some(header))
             .unwrap_err();
         assert_eq!(
             error.to_string(),

@@ -1,6 +1,6 @@
 //! The fixtures in the request-case format (read with the tools' own definition,
-//! `oauth1_cases`), and comparing Authorization headers as sets of parameters. Shared by the
-//! tests of the signing core and of the command line (`crates/oauth1-cli`).
+//! `oauth1_cases`), comparing Authorization headers as sets of parameters, and a verifier at a
+//! given time. Shared by the tests of every package.
 
 #![allow(dead_code, unused_imports)] // each test crate and module uses part of it
 
@@ -8,7 +8,8 @@ use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
 use oauth1_cases::{self as cases, Expected};
-use oauth1_signer::{Error, Request};
+use oauth1_server::{CredentialStore, Issuer, NonceStore, TemporaryStore, TokenStore, Verifier};
+use oauth1_signer::{Error, Request, Timestamp};
 use serde::Deserialize;
 
 pub use oauth1_cases::signer_of as signer;
@@ -38,6 +39,31 @@ impl Deref for Case {
 impl DerefMut for Case {
     fn deref_mut(&mut self) -> &mut cases::Case {
         &mut self.case
+    }
+}
+
+/// A verifier or a provider with its clock set to `now`: the tests check each request at the
+/// time they name (`verifier.at(now).blocking().verify(…)`).
+pub trait At {
+    fn at(&self, now: Timestamp) -> &Self;
+}
+
+impl<C: CredentialStore, N: NonceStore> At for Verifier<C, N> {
+    fn at(&self, now: Timestamp) -> &Self {
+        self.clock().set(now);
+        self
+    }
+}
+
+impl<C, N, T> At for Issuer<C, N, T>
+where
+    C: CredentialStore + TokenStore + Sync,
+    N: NonceStore + Sync,
+    T: TemporaryStore + Sync,
+{
+    fn at(&self, now: Timestamp) -> &Self {
+        self.verifier().clock().set(now);
+        self
     }
 }
 

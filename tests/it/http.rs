@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use crate::common::At;
 use common::{case_files, header_parts, read_cases, signer, Case};
 use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::http::{self, Transport};
@@ -179,7 +180,7 @@ fn assert_verifies(case: &Case, request: &::http::Request<Vec<u8>>) {
         .unwrap()
         .with_body(content_type, request.body());
     let timestamp: Timestamp = case.timestamp.parse().unwrap();
-    if let Err(e) = verifier.verify_at_blocking(&parsed, None, timestamp) {
+    if let Err(e) = verifier.at(timestamp).blocking().verify(&parsed, None) {
         panic!("{}: {url} does not verify: {e}", case.name);
     }
 }

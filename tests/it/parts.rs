@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use crate::common::At;
 use common::{case_files, read_cases, signer, Case};
 use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::encode::decode_form;
@@ -152,7 +153,9 @@ fn what_the_parts_send_is_what_they_signed() {
                     .allow_plaintext_over_http(true)
                     .with_timestamp_window(u64::MAX / 4),
             )
-            .verify_at_blocking(&sent, Some(&from_parts.authorization()), timestamp);
+            .at(timestamp)
+            .blocking()
+            .verify(&sent, Some(&from_parts.authorization()));
         assert!(verified.is_ok(), "{}: {verified:?}", case.name);
         run += 1;
     }

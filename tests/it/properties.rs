@@ -2,6 +2,7 @@
 //! parameter normalization against a sort written here, invariance under permutation, and
 //! sign → verify, where every single change to the signed request makes verification fail.
 
+use crate::common::At;
 use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::encode::{decode, decode_form, encode, encoded_len};
 use oauth1_signer::params::{Parameters, Source};
@@ -272,7 +273,9 @@ impl Model {
                     .allow_plaintext_over_http(true)
                     .require_body_hash(true),
             )
-            .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(&header))
             .map(|_| ())
             .map_err(|e| e.to_string())
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use oauth1_cases::{json_object, Held, VerifyLine};
 use oauth1_server::{
-    received_url, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
+    received_url, Clock, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
 };
 use oauth1_signer::{Request, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -96,11 +96,13 @@ fn check(
     now: Timestamp,
     diagnose: bool,
 ) -> Result<Verified, VerifyError> {
-    let mut verifier = Verifier::new(held, nonces).with_policy(policy);
+    let mut verifier = Verifier::new(held, nonces)
+        .with_policy(policy)
+        .with_clock(Clock::fixed(now));
     if diagnose {
         verifier = verifier.with_diagnosis(1);
     }
-    verifier.verify_at_blocking(request, authorization, now)
+    verifier.blocking().verify(request, authorization)
 }
 
 fn answer(line: &str, nonces: &MemoryNonceStore) -> String {

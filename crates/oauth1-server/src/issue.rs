@@ -27,7 +27,7 @@ use crate::store::{
     ConsumerCredential, CredentialStore, NonceStore, TokenCredential, TokenKind, TokenStore,
 };
 
-use crate::verifier::{clock, Verifier};
+use crate::verifier::Verifier;
 use oauth1_signer::{encode, Nonce, Request, Secret, Timestamp};
 
 /// Temporary credentials issued and not yet exchanged: whose they are, where the resource
@@ -187,7 +187,7 @@ impl MemoryTemporaryStore {
     fn insert_now(&self, token: &str, record: TemporaryRecord) -> Result<(), StoreError> {
         let mut records = self.records();
         if records.len() >= self.capacity {
-            let now = clock().map_err(|e| StoreError::new(e.to_string()))?;
+            let now = Timestamp::now().map_err(|e| StoreError::new(e.to_string()))?;
             records.retain(|_, r| r.expires_at >= now);
         }
         if records.len() >= self.capacity {
@@ -538,7 +538,7 @@ where
         &self.verifier
     }
 
-    /// Answers a temporary credential request (§2.1) at the system clock's time: verifies it
+    /// Answers a temporary credential request (§2.1) at the verifier's clock's time: verifies it
     /// (signed with the consumer's credentials alone), holds `oauth_callback` to the
     /// callbacks the consumer registered ([`ConsumerCredential::callbacks`]; only `oob` when
     /// it registered none), issues temporary credentials and records the callback, which
@@ -554,22 +554,7 @@ where
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Issued, VerifyError> {
-        self.temporary_credentials_at(request, authorization, clock()?)
-            .await
-    }
-
-    /// [`temporary_credentials`](Self::temporary_credentials) with the server's clock reading
-    /// `now`.
-    ///
-    /// # Errors
-    ///
-    /// A [`VerifyError`].
-    pub async fn temporary_credentials_at(
-        &self,
-        request: &Request<'_>,
-        authorization: Option<&str>,
-        now: Timestamp,
-    ) -> Result<Issued, VerifyError> {
+        let now = self.verifier.clock().now()?;
         let (verified, consumer) = self
             .verifier
             .verify_as(request, authorization, now, Expect::TemporaryRequest)
@@ -613,7 +598,8 @@ where
     ///
     /// [`AuthorizeError`]: unknown, expired or approved already.
     pub async fn pending(&self, token: &str) -> Result<Pending, AuthorizeError> {
-        let now = clock().map_err(|e| AuthorizeError::Server(e.to_string()))?;
+        let now =
+            (self.verifier.clock().now()).map_err(|e| AuthorizeError::Server(e.to_string()))?;
         let record = self.waiting(token, now).await?;
         Ok(Pending {
             consumer_key: record.consumer_key,
@@ -651,7 +637,8 @@ where
     ///
     /// [`AuthorizeError`]: unknown, expired or approved already.
     pub async fn approve(&self, token: &str, owner: &str) -> Result<Approved, AuthorizeError> {
-        let now = clock().map_err(|e| AuthorizeError::Server(e.to_string()))?;
+        let now =
+            (self.verifier.clock().now()).map_err(|e| AuthorizeError::Server(e.to_string()))?;
         let record = self.waiting(token, now).await?;
         let verifier = random().map_err(|e| AuthorizeError::Server(e.to_string()))?;
         let approval = Approval {
@@ -682,7 +669,7 @@ where
         })
     }
 
-    /// Answers a token request (§2.3) at the system clock's time: verifies it (signed with
+    /// Answers a token request (§2.3) at the verifier's clock's time: verifies it (signed with
     /// the temporary credentials, with `oauth_verifier`), takes the temporary credentials
     /// (once: they are void from then on, whatever the answer), checks that they were
     /// approved, in time, and that the verifier is theirs (in constant time), then issues
@@ -700,21 +687,7 @@ where
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Issued, VerifyError> {
-        self.token_credentials_at(request, authorization, clock()?)
-            .await
-    }
-
-    /// [`token_credentials`](Self::token_credentials) with the server's clock reading `now`.
-    ///
-    /// # Errors
-    ///
-    /// A [`VerifyError`].
-    pub async fn token_credentials_at(
-        &self,
-        request: &Request<'_>,
-        authorization: Option<&str>,
-        now: Timestamp,
-    ) -> Result<Issued, VerifyError> {
+        let now = self.verifier.clock().now()?;
         let (verified, _) = self
             .verifier
             .verify_as(request, authorization, now, Expect::TokenRequest)

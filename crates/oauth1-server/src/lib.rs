@@ -44,14 +44,17 @@
 //!    and timestamp is a replay. A request that fails an earlier check records nothing.
 //!
 //! ```
-//! use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verifier};
+//! use oauth1_server::{Clock, MemoryCredentials, MemoryNonceStore, Verifier};
 //! use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
 //!
 //! // The server knows the client's secrets.
 //! let mut credentials = MemoryCredentials::new();
 //! credentials.add_consumer("dpf43f3p2l4k3l03", "kd94hf93k423kf44");
 //! credentials.add_token("dpf43f3p2l4k3l03", "nnch734d00sl2jdk", "pfkkdhi9sl3r4s00");
-//! let verifier = Verifier::new(credentials, MemoryNonceStore::new());
+//! // Its clock reads a time within the window of the example's timestamp (the system clock
+//! // unless told otherwise).
+//! let verifier = Verifier::new(credentials, MemoryNonceStore::new())
+//!     .with_clock(Clock::fixed(Timestamp::new(1191242100)));
 //!
 //! // A client signs a request (RFC 5849 §3.1's example)…
 //! let request = Request::new("GET", "http://photos.example.net/photos?file=vacation.jpg&size=original")?;
@@ -60,20 +63,20 @@
 //!     .sign(&request, &Nonce::new("kllo9940pd9333jh")?, Timestamp::new(1191242096))?;
 //! let header = signed.authorization();
 //!
-//! // …and the server verifies it, at a time within the window.
-//! let now = Timestamp::new(1191242100);
-//! let verified = verifier.verify_at_blocking(&request, Some(&header), now).unwrap();
+//! // …and the server verifies it (on this thread: `verify` is async, the stores may wait).
+//! let verified = verifier.blocking().verify(&request, Some(&header)).unwrap();
 //! assert_eq!(verified.consumer_key(), "dpf43f3p2l4k3l03");
 //! assert_eq!(verified.token(), Some("nnch734d00sl2jdk"));
 //!
 //! // The same request again is a replay.
-//! let replay = verifier.verify_at_blocking(&request, Some(&header), now).unwrap_err();
+//! let replay = verifier.blocking().verify(&request, Some(&header)).unwrap_err();
 //! assert_eq!(replay.reason().as_str(), "replayed-nonce");
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
 
 mod block;
 mod callbacks;
+mod clock;
 mod config;
 mod diagnose;
 mod error;
@@ -91,6 +94,7 @@ pub mod tower;
 mod verifier;
 
 pub use callbacks::Callbacks;
+pub use clock::Clock;
 pub use config::ConfigError;
 pub use diagnose::Diagnosis;
 pub use error::{Problem, Reason, StoreError, VerifyError};
@@ -109,7 +113,7 @@ pub use store::{
     ConsumerCredential, CredentialStore, NonceKey, NonceStore, TokenCredential, TokenKind,
     TokenStore,
 };
-pub use verifier::{Verified, Verifier};
+pub use verifier::{Blocking, Verified, Verifier};
 
 #[cfg(feature = "redis")]
 mod redis_store;

@@ -251,7 +251,7 @@ fn recorded(reply: Option<&str>) -> Result<bool, StoreError> {
 
 /// The same store as [`RedisNonceStore`] (the same keys, one `SET key 1 NX EX seconds` per
 /// nonce, the same expiry) over one blocking connection, for a server without an async
-/// runtime that calls [`Verifier::verify_blocking`](super::Verifier::verify_blocking) on
+/// runtime that calls [`Verifier::blocking`](crate::Verifier::blocking) on
 /// threads of its own. Its `insert` blocks the calling thread until Redis answers (or the
 /// timeout passes), so it must not be used on an async runtime's worker threads: use
 /// [`RedisNonceStore`] there. Requests queue on its one connection; a broken connection is

@@ -212,7 +212,7 @@ impl TokenCredential {
 /// a store that answers at once (the memory ones) returns a ready future, which costs nothing
 /// to await. A blocking store (a synchronous database driver) is possible too: its `async fn`
 /// does the blocking work, for a server that calls
-/// [`Verifier::verify_blocking`](super::Verifier::verify_blocking) on threads of its own,
+/// [`Verifier::blocking`](crate::Verifier::blocking) on threads of its own,
 /// never on an async runtime's workers.
 ///
 /// The trait is generic (native `async fn` in traits), not an object: the verifier calls it

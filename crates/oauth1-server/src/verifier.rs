@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::block;
+use crate::clock::Clock;
 use crate::diagnose::{self, Diagnosis};
 use crate::error::VerifyError;
 use crate::macs::{MacCache, DEFAULT_MAC_CACHE};
@@ -96,6 +97,7 @@ pub struct Verifier<C, N> {
     policy: Policy,
     macs: MacCache,
     diagnosis: Option<diagnose::Budget>,
+    clock: Clock,
 }
 
 impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
@@ -107,6 +109,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             policy: Policy::default(),
             macs: MacCache::new(DEFAULT_MAC_CACHE),
             diagnosis: None,
+            clock: Clock::system(),
         }
     }
 
@@ -148,6 +151,19 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         self.macs.capacity()
     }
 
+    /// Reads the time from `clock` ([`Clock::system`] unless set): a fixed one for tests, or
+    /// to check a request captured earlier.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock the verifier reads, and a provider built on it.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
     /// The policy.
     #[must_use]
     pub fn with_policy(mut self, policy: Policy) -> Self {
@@ -171,7 +187,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     }
 
     /// Verifies `request` (its URL the public one the client used), with its `Authorization`
-    /// header if it has one, at the system clock's time, awaiting the stores.
+    /// header if it has one, at the verifier's [`Clock`]'s time, awaiting the stores.
     ///
     /// # Errors
     ///
@@ -181,31 +197,26 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
-        let now = clock()?;
-        self.verify_at(request, authorization, now).await
+        let now = self.clock.now()?;
+        let (verified, _) = self
+            .verify_as(request, authorization, now, Expect::Resource)
+            .await?;
+        Ok(verified)
     }
 
-    /// [`verify`](Self::verify) on the calling thread, for a server without an async runtime
-    /// (or a test): the stores' futures are run to completion here, the thread parked while
-    /// one waits. The memory stores answer at once, so with them this never parks. Do not
-    /// call it on an async runtime's worker thread with a store that waits on the network:
-    /// the worker would stop serving other requests meanwhile.
-    ///
-    /// # Errors
-    ///
-    /// A [`VerifyError`] naming the first failed check.
-    pub fn verify_blocking(
-        &self,
-        request: &Request<'_>,
-        authorization: Option<&str>,
-    ) -> Result<Verified, VerifyError> {
-        block::on(self.verify(request, authorization))
+    /// The verifier on the calling thread, for a server without an async runtime (or a test):
+    /// the stores' futures are run to completion there, the thread parked while one waits.
+    /// The memory stores answer at once, so with them it never parks. Do not use it on an
+    /// async runtime's worker thread with a store that waits on the network: the worker would
+    /// stop serving other requests meanwhile.
+    pub fn blocking(&self) -> Blocking<'_, C, N> {
+        Blocking { verifier: self }
     }
 
     /// Checks 1 to 4 (the protocol parameters, the version, the method, the timestamp) of a
-    /// request whose body is not read yet, given without it, at the system clock's time: a
-    /// server refuses what it can before it reads a body (the `tower` layer does). Passing
-    /// proves nothing: [`verify`](Self::verify) the whole request next.
+    /// request whose body is not read yet, given without it: a server refuses what it can
+    /// before it reads a body (the `tower` layer does). Passing proves nothing:
+    /// [`verify`](Self::verify) the whole request next.
     ///
     /// # Errors
     ///
@@ -215,42 +226,10 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(), VerifyError> {
-        let now = clock()?;
+        let now = self.clock.now()?;
         let (params, _, protocol) = self.read(request, authorization)?;
         self.check_protocol(request, &params, &protocol, now)?;
         Ok(())
-    }
-
-    /// [`verify_at`](Self::verify_at) on the calling thread; see
-    /// [`verify_blocking`](Self::verify_blocking).
-    ///
-    /// # Errors
-    ///
-    /// A [`VerifyError`] naming the first failed check.
-    pub fn verify_at_blocking(
-        &self,
-        request: &Request<'_>,
-        authorization: Option<&str>,
-        now: Timestamp,
-    ) -> Result<Verified, VerifyError> {
-        block::on(self.verify_at(request, authorization, now))
-    }
-
-    /// Verifies `request` with the server's clock reading `now`, awaiting the stores.
-    ///
-    /// # Errors
-    ///
-    /// A [`VerifyError`] naming the first failed check.
-    pub async fn verify_at(
-        &self,
-        request: &Request<'_>,
-        authorization: Option<&str>,
-        now: Timestamp,
-    ) -> Result<Verified, VerifyError> {
-        let (verified, _) = self
-            .verify_as(request, authorization, now, Expect::Resource)
-            .await?;
-        Ok(verified)
     }
 
     /// Verifies a request of the kind `expect` says: a resource request, or one of the
@@ -511,11 +490,25 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     }
 }
 
-/// The system clock's time.
-pub(crate) fn clock() -> Result<Timestamp, VerifyError> {
-    Timestamp::now().map_err(|e| VerifyError::Clock {
-        detail: e.to_string(),
-    })
+/// A [`Verifier`] on the calling thread ([`Verifier::blocking`]).
+#[derive(Debug)]
+pub struct Blocking<'v, C, N> {
+    verifier: &'v Verifier<C, N>,
+}
+
+impl<C: CredentialStore, N: NonceStore> Blocking<'_, C, N> {
+    /// [`Verifier::verify`], the stores' futures run to completion on this thread.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub fn verify(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<Verified, VerifyError> {
+        block::on(self.verifier.verify(request, authorization))
+    }
 }
 
 /// When a nonce may be forgotten: see [`NonceStore`].

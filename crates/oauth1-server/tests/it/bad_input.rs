@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use crate::common::At;
 use oauth1_server::{
     MemoryCredentials, MemoryNonceStore, Policy, ProxyHeaders, PublicOrigin, Verifier,
 };
@@ -219,7 +220,11 @@ fn refusal(entry: &Entry) -> Option<Result<String, String>> {
                 ]);
                 Verifier::new(credentials, MemoryNonceStore::new()).with_policy(policy)
             };
-            match verifier.verify_at_blocking(&request, header.as_deref(), Timestamp::new(NOW)) {
+            match verifier
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&request, header.as_deref())
+            {
                 Ok(_) => Err("verified".to_owned()),
                 Err(e) => Ok(format!("{}: {e}", e.reason())),
             }

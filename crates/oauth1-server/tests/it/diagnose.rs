@@ -2,6 +2,7 @@
 //! mistakes (the explain fixtures, whose expected causes come from `fixtures/explain_cases.py`),
 //! and a budget that holds under a burst.
 
+use crate::common::At;
 use oauth1_cases::{request_of, Case, Held};
 use oauth1_server::{Diagnosis, MemoryNonceStore, Policy, Reason, Verifier, VerifyError};
 use oauth1_signer::Timestamp;
@@ -26,11 +27,9 @@ fn verify(line: &Value, verifier: &Verifier<Held, MemoryNonceStore>) -> Result<(
     let signature = line["observed"]["signature"].as_str().unwrap();
     let header = crate::common::header_of(line, signature);
     verifier
-        .verify_at_blocking(
-            &request,
-            Some(&header),
-            Timestamp::new(case.timestamp.parse().unwrap()),
-        )
+        .at(Timestamp::new(case.timestamp.parse().unwrap()))
+        .blocking()
+        .verify(&request, Some(&header))
         .map(|_| ())
 }
 

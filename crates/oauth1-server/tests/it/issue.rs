@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::common::At;
 use oauth1_server::{
     AuthorizeError, Callbacks, ConsumerCredential, Issuer, MemoryCredentials, MemoryNonceStore,
     MemoryTemporaryStore, Reason, TokenKind, Verifier, VerifyError, WithTemporary,
@@ -358,7 +359,8 @@ async fn expired_temporary_credentials_are_refused() {
         .unwrap()
         .authorization();
     let err = provider
-        .token_credentials_at(&request, Some(&signed), later)
+        .at(later)
+        .token_credentials(&request, Some(&signed))
         .await
         .unwrap_err();
     assert_eq!(err.reason(), Reason::TokenExpired);
@@ -391,11 +393,13 @@ async fn the_authorization_page_refuses_what_it_cannot_approve() {
         .unwrap()
         .authorization();
     let issued = provider
-        .temporary_credentials_at(&request, Some(&signed), past)
+        .at(past)
+        .temporary_credentials(&request, Some(&signed))
         .await
         .unwrap();
+    // Approved now, 700 seconds later: the provider reads the verifier's clock.
     assert!(matches!(
-        provider.approve(issued.token(), "x").await,
+        provider.at(now()).approve(issued.token(), "x").await,
         Err(AuthorizeError::Expired)
     ));
 }

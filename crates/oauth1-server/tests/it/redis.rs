@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::common::At;
 use oauth1_server::{
     BlockingRedisNonceStore, MemoryCredentials, NonceKey, NonceStore, Reason, RedisNonceStore,
     Verifier, VerifyError,
@@ -147,19 +148,21 @@ async fn two_instances_sharing_redis_refuse_a_replay_across_them() {
     let b = Verifier::new(credentials(), RedisNonceStore::open(&server.url()).unwrap());
     let h = signed_header("shared");
     let now = Timestamp::new(NOW);
-    a.verify_at(&request(), Some(&h), now).await.unwrap();
-    let err = b.verify_at(&request(), Some(&h), now).await.unwrap_err();
+    a.at(now).verify(&request(), Some(&h)).await.unwrap();
+    let err = b.at(now).verify(&request(), Some(&h)).await.unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce);
     // A failed verification records nothing: a forgery with a new nonce leaves it unused.
     let forged = h.replace("shared", "fresh");
     assert_eq!(
-        a.verify_at(&request(), Some(&forged), now)
+        a.at(now)
+            .verify(&request(), Some(&forged))
             .await
             .unwrap_err()
             .reason(),
         Reason::BadSignature
     );
-    b.verify_at(&request(), Some(&signed_header("fresh")), now)
+    b.at(now)
+        .verify(&request(), Some(&signed_header("fresh")))
         .await
         .unwrap();
 }
@@ -176,21 +179,28 @@ async fn the_blocking_and_the_async_store_share_their_nonces() {
     let now = Timestamp::new(NOW);
     let (first, second) = (signed_header("first"), signed_header("second"));
     // The blocking store is called where blocking is allowed.
-    let verified =
-        tokio::task::block_in_place(|| blocking.verify_at_blocking(&request(), Some(&first), now));
+    let verified = tokio::task::block_in_place(|| {
+        blocking.at(now).blocking().verify(&request(), Some(&first))
+    });
     verified.unwrap();
     let err = async_
-        .verify_at(&request(), Some(&first), now)
+        .at(now)
+        .verify(&request(), Some(&first))
         .await
         .unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce);
     async_
-        .verify_at(&request(), Some(&second), now)
+        .at(now)
+        .verify(&request(), Some(&second))
         .await
         .unwrap();
-    let err =
-        tokio::task::block_in_place(|| blocking.verify_at_blocking(&request(), Some(&second), now))
-            .unwrap_err();
+    let err = tokio::task::block_in_place(|| {
+        blocking
+            .at(now)
+            .blocking()
+            .verify(&request(), Some(&second))
+    })
+    .unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce);
 }
 
@@ -241,7 +251,8 @@ async fn a_replay_is_refused_at_the_last_accepted_instant() {
     sleep_until(timestamp.as_secs() + 2 * window, 0.5).await;
     let behind = Timestamp::new(Timestamp::now().unwrap().as_secs() - window);
     let err = b
-        .verify_at(&request(), Some(&header), behind)
+        .at(behind)
+        .verify(&request(), Some(&header))
         .await
         .unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce, "{err}");
@@ -405,7 +416,8 @@ async fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
     );
     let now = Timestamp::new(NOW);
     verifier
-        .verify_at(&request(), Some(&signed_header("before")), now)
+        .at(now)
+        .verify(&request(), Some(&signed_header("before")))
         .await
         .unwrap();
     server.stop();
@@ -413,10 +425,10 @@ async fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
     for attempt in 0..3 {
         let started = Instant::now();
         let err = verifier
-            .verify_at(
+            .at(now)
+            .verify(
                 &request(),
                 Some(&signed_header(&format!("during-{attempt}"))),
-                now,
             )
             .await
             .unwrap_err();
@@ -435,10 +447,11 @@ async fn a_lost_connection_is_an_error_never_a_pass_and_recovers() {
     loop {
         attempt += 1;
         let header = signed_header(&format!("after-{attempt}"));
-        match verifier.verify_at(&request(), Some(&header), now).await {
+        match verifier.at(now).verify(&request(), Some(&header)).await {
             Ok(_) => {
                 let err = verifier
-                    .verify_at(&request(), Some(&header), now)
+                    .at(now)
+                    .verify(&request(), Some(&header))
                     .await
                     .unwrap_err();
                 assert_eq!(err.reason(), Reason::ReplayedNonce);
@@ -464,16 +477,22 @@ fn the_blocking_store_reconnects_after_a_lost_connection() {
     );
     let now = Timestamp::new(NOW);
     verifier
-        .verify_at_blocking(&request(), Some(&signed_header("before")), now)
+        .at(now)
+        .blocking()
+        .verify(&request(), Some(&signed_header("before")))
         .unwrap();
     server.stop();
     let err = verifier
-        .verify_at_blocking(&request(), Some(&signed_header("during")), now)
+        .at(now)
+        .blocking()
+        .verify(&request(), Some(&signed_header("during")))
         .unwrap_err();
     assert_store_failure(&err);
     let _server = Server::start_on(port);
     verifier
-        .verify_at_blocking(&request(), Some(&signed_header("during")), now)
+        .at(now)
+        .blocking()
+        .verify(&request(), Some(&signed_header("during")))
         .unwrap();
 }
 
@@ -493,13 +512,17 @@ async fn nothing_listening_is_an_error() {
             .with_timeout(Duration::from_millis(500)),
     );
     let err = verifier
-        .verify_at(&request(), Some(&signed_header("x")), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .verify(&request(), Some(&signed_header("x")))
         .await
         .unwrap_err();
     assert_store_failure(&err);
     let verifier = Verifier::new(credentials(), BlockingRedisNonceStore::open(&url).unwrap());
     let err = tokio::task::block_in_place(|| {
-        verifier.verify_at_blocking(&request(), Some(&signed_header("x")), Timestamp::new(NOW))
+        verifier
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request(), Some(&signed_header("x")))
     })
     .unwrap_err();
     assert_store_failure(&err);
@@ -644,8 +667,8 @@ async fn instances_sharing_a_redis_cluster_accept_each_nonce_once() {
         let header = signed_header(&format!("cluster-{i}"));
         // Sent to both at once: exactly one accepts.
         let answers = tokio::join!(
-            a.verify_at(&request, Some(&header), now),
-            b.verify_at(&request, Some(&header), now)
+            a.at(now).verify(&request, Some(&header)),
+            b.at(now).verify(&request, Some(&header))
         );
         match answers {
             (Ok(_), Err(refused)) | (Err(refused), Ok(_)) => {

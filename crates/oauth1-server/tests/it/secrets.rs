@@ -4,6 +4,7 @@
 use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::{Nonce, Request, SignatureMethod, Timestamp};
 
+use crate::common::At;
 use crate::hidden::{assert_hidden, debug, error, signer, CS, NOW, SERVER, TS};
 
 fn signed_plaintext() -> (Request<'static>, String) {
@@ -31,11 +32,15 @@ fn the_verifier_its_results_and_its_errors() {
 
     let (request, header) = signed_plaintext();
     let identity = verifier
-        .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&header))
         .unwrap();
     debug("Verified", &identity);
     let replay = verifier
-        .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&header))
         .unwrap_err();
     error("a replay", &replay);
 
@@ -46,7 +51,9 @@ fn the_verifier_its_results_and_its_errors() {
     other.add_token("ck", "tk", TS);
     let err = Verifier::new(other, MemoryNonceStore::new())
         .with_policy(Policy::default().allow_plaintext(true))
-        .verify_at_blocking(&request, Some(&header), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&header))
         .unwrap_err();
     error("a bad PLAINTEXT signature", &err);
     if let Some(problem) = err.problem() {

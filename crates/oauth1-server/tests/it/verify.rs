@@ -1,5 +1,6 @@
 //! The verifier: each check failed on its own, round trips, one-byte tampering, replays.
 
+use crate::common::At;
 use oauth1_server::{
     MemoryCredentials, MemoryNonceStore, Policy, ProxyHeaders, PublicOrigin, Reason, Verifier,
     VerifyError,
@@ -55,7 +56,9 @@ fn a_signed_request_verifies_and_says_who_signed_it() {
         "n1",
     );
     let v = verifier()
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
     assert_eq!(v.consumer_key(), CK);
     assert_eq!(v.token(), Some(TK));
@@ -94,7 +97,9 @@ fn every_method_and_transport_round_trips() {
                 .unwrap();
             // Header transport.
             verifier
-                .verify_at_blocking(&request, Some(&signed.authorization()), Timestamp::new(NOW))
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&request, Some(&signed.authorization()))
                 .unwrap_or_else(|e| panic!("{method} header: {e}"));
             // Query transport: the protocol parameters appended to the URL's query.
             let url = format!("{URL}&{}", signed.to_urlencoded());
@@ -105,12 +110,16 @@ fn every_method_and_transport_round_trips() {
                 in_query = in_query.with_body("application/json", b"{\"a\":1}");
             }
             let err = verifier
-                .verify_at_blocking(&in_query, None, Timestamp::new(NOW))
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&in_query, None)
                 .unwrap_err();
             assert_eq!(err.reason(), Reason::ReplayedNonce, "{method} query: {err}");
             let fresh = self::verifier();
             fresh
-                .verify_at_blocking(&in_query, None, Timestamp::new(NOW))
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&in_query, None)
                 .unwrap_or_else(|e| panic!("{method} query: {e}"));
             // Form transport.
             if form {
@@ -123,7 +132,9 @@ fn every_method_and_transport_round_trips() {
                     .unwrap()
                     .with_form_body(body.as_bytes());
                 self::verifier()
-                    .verify_at_blocking(&in_body, None, Timestamp::new(NOW))
+                    .at(Timestamp::new(NOW))
+                    .blocking()
+                    .verify(&in_body, None)
                     .unwrap_or_else(|e| panic!("{method} body: {e}"));
             }
         }
@@ -138,7 +149,9 @@ fn body_hash_is_checked_and_can_be_required() {
         .with_body("application/json", body);
     let h = header(&signer().with_body_hash(BodyHash::Send), &request, "bh");
     verifier()
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
 
     // The same header over another body: the signature still matches (the body is not in the
@@ -147,7 +160,9 @@ fn body_hash_is_checked_and_can_be_required() {
         .unwrap()
         .with_body("application/json", br#"{"text":"hellO"}"#);
     let err = verifier()
-        .verify_at_blocking(&other, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&other, Some(&h))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::BadBodyHash);
     assert_eq!(
@@ -159,13 +174,17 @@ fn body_hash_is_checked_and_can_be_required() {
     let plain = header(&signer(), &request, "bh2");
     let strict = verifier().with_policy(Policy::default().require_body_hash(true));
     let err = strict
-        .verify_at_blocking(&request, Some(&plain), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&plain))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::MissingParameter);
     assert_eq!(err.to_string(), "missing oauth_body_hash");
     // Required by policy, present.
     strict
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
 }
 
@@ -211,7 +230,9 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
 
     // The published request verifies: the base for every mutation below.
     verifier()
-        .verify_at_blocking(&http, Some(&crafted(&base_params())), now)
+        .at(now)
+        .blocking()
+        .verify(&http, Some(&crafted(&base_params())))
         .unwrap();
 
     let with = |name: &str, value: Option<&'static str>| {
@@ -300,7 +321,9 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
         let verifier = Verifier::new(credentials(), &store)
             .with_policy(Policy::default().allow_plaintext(true));
         let err = verifier
-            .verify_at_blocking(&http, Some(&h), now)
+            .at(now)
+            .blocking()
+            .verify(&http, Some(&h))
             .unwrap_err();
         assert_eq!(
             (err.reason(), err.to_string().as_str()),
@@ -316,7 +339,9 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
     // published timestamp).
     let edge = with("oauth_timestamp", Some("1191241796"));
     let err = verifier()
-        .verify_at_blocking(&http, Some(&edge), now)
+        .at(now)
+        .blocking()
+        .verify(&http, Some(&edge))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::BadSignature, "{err}");
 }
@@ -335,16 +360,26 @@ fn the_timestamp_window_edges_are_inclusive_and_a_policy() {
         (NOW - 301, false),
         (NOW + 301, false),
     ] {
-        let got = verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(now));
+        let got = verifier()
+            .at(Timestamp::new(now))
+            .blocking()
+            .verify(&request, Some(&h));
         assert_eq!(got.is_ok(), ok, "{now}: {got:?}");
     }
     let narrow = verifier().with_policy(Policy::default().with_timestamp_window(10));
     assert_eq!(
-        reason(narrow.verify_at_blocking(&request, Some(&h), Timestamp::new(NOW + 11))),
+        reason(
+            narrow
+                .at(Timestamp::new(NOW + 11))
+                .blocking()
+                .verify(&request, Some(&h))
+        ),
         Reason::StaleTimestamp
     );
     narrow
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW + 10))
+        .at(Timestamp::new(NOW + 10))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
 }
 
@@ -358,7 +393,12 @@ fn unknown_consumers_and_tokens_fail_as_bad_signatures() {
     for s in [stranger, wrong_token, wrong_secret] {
         let h = header(&s, &request, "u");
         assert_eq!(
-            reason(verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))),
+            reason(
+                verifier()
+                    .at(Timestamp::new(NOW))
+                    .blocking()
+                    .verify(&request, Some(&h))
+            ),
             Reason::BadSignature
         );
     }
@@ -366,7 +406,9 @@ fn unknown_consumers_and_tokens_fail_as_bad_signatures() {
     let two_legged = Signer::new(Consumer::new(CK, CS));
     let h = header(&two_legged, &request, "2l");
     let v = verifier()
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
     assert_eq!(v.token(), None);
 }
@@ -388,14 +430,19 @@ fn a_one_byte_change_anywhere_fails() {
         .unwrap()
         .authorization();
     verifier()
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
 
     let check = |method: &str, url: &str, body: &str, h: &str| {
         let request = Request::new(method, url)
             .unwrap()
             .with_form_body(body.as_bytes());
-        verifier().verify_at_blocking(&request, Some(h), Timestamp::new(NOW))
+        verifier()
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(h))
     };
     let mut failures = 0;
     for m in ["PUT", "POSt"] {
@@ -427,7 +474,10 @@ fn a_one_byte_change_anywhere_fails() {
             continue;
         };
         let request = request.with_form_body(body.as_bytes());
-        let got = verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW));
+        let got = verifier()
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(&h));
         let same_uri = changed.eq_ignore_ascii_case(url) && i < "https://api.example.com".len();
         assert_eq!(got.is_ok(), same_uri, "url {changed}: {got:?}");
     }
@@ -455,14 +505,19 @@ fn protocol_parameters_travel_in_exactly_one_place() {
         .unwrap();
     let both = Request::new("GET", &format!("{URL}&{}", signed.to_urlencoded())).unwrap();
     let err = verifier()
-        .verify_at_blocking(&both, Some(&signed.authorization()), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&both, Some(&signed.authorization()))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::MalformedRequest);
     assert_eq!(
         err.to_string(),
         "protocol parameters are sent in both the query and the Authorization header: send them in one place"
     );
-    let none = verifier().verify_at_blocking(&request, None, Timestamp::new(NOW));
+    let none = verifier()
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, None);
     assert_eq!(reason(none), Reason::MissingParameter);
 }
 
@@ -473,12 +528,16 @@ fn limits_apply_before_anything_is_checked() {
     let tight = verifier()
         .with_policy(Policy::default().with_limits(oauth1_server::Limits::new(h.len(), 9)));
     tight
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
     let tighter = verifier()
         .with_policy(Policy::default().with_limits(oauth1_server::Limits::new(h.len() - 1, 9)));
     let err = tighter
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::MalformedRequest);
     assert_eq!(
@@ -493,7 +552,9 @@ fn limits_apply_before_anything_is_checked() {
     let fewer =
         verifier().with_policy(Policy::default().with_limits(oauth1_server::Limits::new(8192, 8)));
     let err = fewer
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap_err();
     assert_eq!(err.to_string(), "the request has more than 8 parameters");
 }
@@ -508,7 +569,9 @@ fn the_parameter_limit_counts_query_body_and_header_before_decoding() {
     let limited = |max| {
         verifier()
             .with_policy(Policy::default().with_limits(oauth1_server::Limits::new(8192, max)))
-            .verify_at_blocking(&request, Some(h), Timestamp::new(NOW))
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(h))
             .unwrap_err()
             .to_string()
     };
@@ -529,7 +592,10 @@ fn the_default_parameter_limit_at_and_past_it() {
         let url = format!("https://photos.example.net/photos?{}", query.join("&"));
         let request = Request::new("GET", &url).unwrap();
         let h = header(&signer(), &request, "many");
-        let result = verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW));
+        let result = verifier()
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(&h));
         match result {
             Ok(_) => assert!(verifies, "{extra}"),
             Err(e) => {
@@ -551,7 +617,9 @@ fn method_allow_list_and_plaintext_policy() {
     let sha1_only =
         verifier().with_policy(Policy::default().with_methods(&[SignatureMethod::HmacSha1]));
     let err = sha1_only
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -565,7 +633,12 @@ fn method_allow_list_and_plaintext_policy() {
         "p",
     );
     assert_eq!(
-        reason(verifier().verify_at_blocking(&http, Some(&h), Timestamp::new(NOW))),
+        reason(
+            verifier()
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&http, Some(&h))
+        ),
         Reason::InsecureTransport
     );
     verifier()
@@ -574,7 +647,9 @@ fn method_allow_list_and_plaintext_policy() {
                 .allow_plaintext(true)
                 .allow_plaintext_over_http(true),
         )
-        .verify_at_blocking(&http, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&http, Some(&h))
         .unwrap();
 }
 
@@ -584,7 +659,9 @@ fn version_may_be_omitted() {
     let h = header(&signer().with_version(Version::Omit), &request, "v");
     assert!(!h.contains("oauth_version"));
     verifier()
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
 }
 
@@ -602,16 +679,25 @@ fn replays_are_refused_and_failures_record_nothing() {
 
     // A forgery with the same nonce first: rejected, and it does not burn the nonce.
     assert_eq!(
-        reason(verifier.verify_at_blocking(&request, Some(&forged), Timestamp::new(NOW))),
+        reason(
+            verifier
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&request, Some(&forged))
+        ),
         Reason::BadSignature
     );
     assert!(store.is_empty());
     verifier
-        .verify_at_blocking(&request, Some(&good), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&good))
         .unwrap();
     assert_eq!(store.len(), 1);
     let err = verifier
-        .verify_at_blocking(&request, Some(&good), Timestamp::new(NOW + 1))
+        .at(Timestamp::new(NOW + 1))
+        .blocking()
+        .verify(&request, Some(&good))
         .unwrap_err();
     assert_eq!(err.reason(), Reason::ReplayedNonce);
     assert_eq!(err.status(), 401);
@@ -627,7 +713,9 @@ fn replays_are_refused_and_failures_record_nothing() {
         .unwrap()
         .authorization();
     verifier
-        .verify_at_blocking(&request, Some(&other_time), Timestamp::new(NOW + 1))
+        .at(Timestamp::new(NOW + 1))
+        .blocking()
+        .verify(&request, Some(&other_time))
         .unwrap();
     assert_eq!(store.len(), 2);
 }
@@ -738,7 +826,9 @@ fn errors_map_to_status_and_problem_reports() {
     let request = Request::new("GET", URL).unwrap();
     let h = header(&signer(), &request, "p");
     let err = verifier()
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW + 1000))
+        .at(Timestamp::new(NOW + 1000))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap_err();
     assert_eq!(err.status(), 401);
     let problem = err.problem().unwrap();
@@ -752,11 +842,9 @@ fn errors_map_to_status_and_problem_reports() {
     );
 
     let missing = verifier()
-        .verify_at_blocking(
-            &request,
-            Some("OAuth oauth_token=\"x\""),
-            Timestamp::new(NOW),
-        )
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some("OAuth oauth_token=\"x\""))
         .unwrap_err();
     assert_eq!(missing.status(), 400);
     assert!(missing.problem().unwrap().to_urlencoded().starts_with(
@@ -789,7 +877,9 @@ fn errors_never_carry_secrets_or_the_expected_signature() {
         (&other, hmac.authorization()),
     ] {
         let err = verifier()
-            .verify_at_blocking(req, Some(&h), Timestamp::new(NOW))
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(req, Some(&h))
             .unwrap_err();
         assert_eq!(err.reason(), Reason::BadSignature);
         let texts = [
@@ -809,7 +899,9 @@ fn errors_never_carry_secrets_or_the_expected_signature() {
         .sign(&request, &nonce, Timestamp::new(NOW))
         .unwrap();
     let verified = verifier()
-        .verify_at_blocking(&request, Some(&good.authorization()), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&good.authorization()))
         .unwrap();
     let debug = format!("{verified:?}");
     assert!(!debug.contains(CS) && !debug.contains(TS), "{debug}");
@@ -914,7 +1006,12 @@ fn only_the_forwarding_headers_the_proxy_sets_are_read() {
         "fw",
     );
     assert_eq!(
-        reason(verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))),
+        reason(
+            verifier()
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&request, Some(&h))
+        ),
         Reason::InsecureTransport
     );
 
@@ -974,23 +1071,29 @@ mod rsa {
             let h = header(&rsa_signer(method), &request, &format!("rsa-{method}"));
             for creds in [rsa_only(), both.clone()] {
                 let v = Verifier::new(creds, MemoryNonceStore::new())
-                    .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+                    .at(Timestamp::new(NOW))
+                    .blocking()
+                    .verify(&request, Some(&h))
                     .unwrap();
                 assert_eq!(v.token(), Some(TK));
             }
             // Without a public key for the consumer, RSA is refused as a bad signature.
             assert_eq!(
-                reason(verifier().verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))),
+                reason(
+                    verifier()
+                        .at(Timestamp::new(NOW))
+                        .blocking()
+                        .verify(&request, Some(&h))
+                ),
                 Reason::BadSignature
             );
             let other = Request::new("GET", "https://photos.example.net/photos").unwrap();
             assert_eq!(
                 reason(
-                    Verifier::new(rsa_only(), MemoryNonceStore::new()).verify_at_blocking(
-                        &other,
-                        Some(&h),
-                        Timestamp::new(NOW)
-                    )
+                    Verifier::new(rsa_only(), MemoryNonceStore::new())
+                        .at(Timestamp::new(NOW))
+                        .blocking()
+                        .verify(&other, Some(&h))
                 ),
                 Reason::BadSignature
             );
@@ -1017,7 +1120,9 @@ mod rsa {
                     .with_private_key(key());
                 let h = header(&s, &request, &format!("{method}-{token}"));
                 let err = Verifier::new(&creds, MemoryNonceStore::new())
-                    .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+                    .at(Timestamp::new(NOW))
+                    .blocking()
+                    .verify(&request, Some(&h))
                     .unwrap_err();
                 assert_eq!(err.reason(), Reason::BadSignature, "{method} {token}");
             }
@@ -1046,7 +1151,9 @@ mod rsa {
                 let h = header(&s, &request, &format!("{method}-{token:?}"));
                 let err = Verifier::new(&creds, MemoryNonceStore::new())
                     .with_policy(policy.clone())
-                    .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+                    .at(Timestamp::new(NOW))
+                    .blocking()
+                    .verify(&request, Some(&h))
                     .unwrap_err();
                 assert_eq!(err.reason(), Reason::BadSignature, "{method} {token:?}");
             }
@@ -1136,11 +1243,10 @@ mod rsa {
                     inner: inner.clone(),
                     ..Recording::default()
                 };
-                let result = Verifier::new(&store, MemoryNonceStore::new()).verify_at_blocking(
-                    &request,
-                    Some(&h),
-                    Timestamp::new(NOW),
-                );
+                let result = Verifier::new(&store, MemoryNonceStore::new())
+                    .at(Timestamp::new(NOW))
+                    .blocking()
+                    .verify(&request, Some(&h));
                 assert_eq!(result.is_ok(), ck == CK && tk == TK, "{method} {ck} {tk}");
                 assert_eq!(
                     *store.calls.lock().unwrap(),
@@ -1164,7 +1270,9 @@ fn hmac_requests_naming_a_token_the_server_does_not_hold_are_refused() {
         let s = Signer::new(Consumer::new(CK, CS)).with_token(Token::new(token, secret));
         let h = header(&s, &request, token);
         let err = Verifier::new(&creds, MemoryNonceStore::new())
-            .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(&h))
             .unwrap_err();
         assert_eq!(err.reason(), Reason::BadSignature, "{token}");
     }
@@ -1183,11 +1291,10 @@ fn plaintext_is_accepted_only_when_the_application_asks() {
         .contains(&SignatureMethod::Plaintext));
     assert_eq!(
         reason(
-            Verifier::new(credentials(), MemoryNonceStore::new()).verify_at_blocking(
-                &request,
-                Some(&h),
-                Timestamp::new(NOW)
-            )
+            Verifier::new(credentials(), MemoryNonceStore::new())
+                .at(Timestamp::new(NOW))
+                .blocking()
+                .verify(&request, Some(&h))
         ),
         Reason::UnsupportedSignatureMethod
     );
@@ -1195,7 +1302,9 @@ fn plaintext_is_accepted_only_when_the_application_asks() {
     assert!(policy.methods.contains(&SignatureMethod::Plaintext));
     Verifier::new(credentials(), MemoryNonceStore::new())
         .with_policy(policy.clone())
-        .verify_at_blocking(&request, Some(&h), Timestamp::new(NOW))
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
         .unwrap();
     assert!(!policy
         .allow_plaintext(false)
@@ -1243,7 +1352,9 @@ fn a_changed_secret_takes_effect_at_once() {
     };
     for nonce in ["a", "b"] {
         verifier
-            .verify_at_blocking(&request, Some(&signed_with(CS, TS, nonce)), now)
+            .at(now)
+            .blocking()
+            .verify(&request, Some(&signed_with(CS, TS, nonce)))
             .unwrap();
     }
     store
@@ -1253,12 +1364,14 @@ fn a_changed_secret_takes_effect_at_once() {
         .add_consumer(CK, "new consumer secret");
     let old = signed_with(CS, TS, "c");
     assert_eq!(
-        reason(verifier.verify_at_blocking(&request, Some(&old), now)),
+        reason(verifier.at(now).blocking().verify(&request, Some(&old))),
         Reason::BadSignature
     );
     let new = signed_with("new consumer secret", TS, "d");
     verifier
-        .verify_at_blocking(&request, Some(&new), now)
+        .at(now)
+        .blocking()
+        .verify(&request, Some(&new))
         .unwrap();
     store
         .0
@@ -1267,22 +1380,31 @@ fn a_changed_secret_takes_effect_at_once() {
         .add_token(CK, TK, "new token secret");
     let old = signed_with("new consumer secret", TS, "e");
     assert_eq!(
-        reason(verifier.verify_at_blocking(&request, Some(&old), now)),
+        reason(verifier.at(now).blocking().verify(&request, Some(&old))),
         Reason::BadSignature
     );
     let new = signed_with("new consumer secret", "new token secret", "f");
     verifier
-        .verify_at_blocking(&request, Some(&new), now)
+        .at(now)
+        .blocking()
+        .verify(&request, Some(&new))
         .unwrap();
     // Without the cache, the same answers.
     let uncached = Verifier::new(&store, MemoryNonceStore::new()).with_mac_cache(0);
     assert_eq!(uncached.mac_cache_capacity(), 0);
     assert_eq!(
-        reason(uncached.verify_at_blocking(&request, Some(&signed_with(CS, TS, "g")), now)),
+        reason(
+            uncached
+                .at(now)
+                .blocking()
+                .verify(&request, Some(&signed_with(CS, TS, "g")))
+        ),
         Reason::BadSignature
     );
     uncached
-        .verify_at_blocking(&request, Some(&new), now)
+        .at(now)
+        .blocking()
+        .verify(&request, Some(&new))
         .unwrap();
 }
 
@@ -1303,11 +1425,9 @@ fn the_body_hash_digest_is_the_servers_choice() {
         let body = line.body.as_deref().unwrap_or("").as_bytes();
         Verifier::new(line.held().unwrap(), MemoryNonceStore::new())
             .with_policy(Policy::default().with_body_hash_digest(digest))
-            .verify_at_blocking(
-                &line.request(body).unwrap(),
-                line.authorization.as_deref(),
-                Timestamp::new(line.now),
-            )
+            .at(Timestamp::new(line.now))
+            .blocking()
+            .verify(&line.request(body).unwrap(), line.authorization.as_deref())
             .map(|_| ())
             .map_err(|e| e.to_string())
     };
@@ -1353,11 +1473,9 @@ fn the_body_hash_digest_is_the_servers_choice() {
     let verify = |digest, nonce: &str| {
         Verifier::new(credentials(), MemoryNonceStore::new())
             .with_policy(Policy::default().with_body_hash_digest(digest))
-            .verify_at_blocking(
-                &request,
-                Some(&header(&signed, &request, nonce)),
-                Timestamp::new(NOW),
-            )
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(&header(&signed, &request, nonce)))
             .map(|_| ())
             .map_err(|e| e.to_string())
     };

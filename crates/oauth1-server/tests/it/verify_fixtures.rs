@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use crate::common::At;
 use oauth1_cases::{VerifyExpected as Expected, VerifyLine as Line};
 use oauth1_server::{MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::Timestamp;
@@ -37,11 +38,10 @@ fn verdict(line: &Line, nonces: &MemoryNonceStore) -> Expected {
     }
     match Verifier::new(held, nonces)
         .with_policy(policy)
-        .verify_at_blocking(
-            &request,
-            line.authorization.as_deref(),
-            Timestamp::new(line.now),
-        ) {
+        .at(Timestamp::new(line.now))
+        .blocking()
+        .verify(&request, line.authorization.as_deref())
+    {
         Ok(_) => Expected {
             valid: Some(true),
             ..Expected::default()
