@@ -81,12 +81,12 @@ mod config;
 mod diagnose;
 mod error;
 mod fingerprint;
-mod issue;
 mod macs;
 mod memory;
 mod origin;
 mod policy;
 mod protocol;
+mod provider;
 mod signature;
 mod store;
 #[cfg(feature = "tower")]
@@ -98,12 +98,12 @@ pub use clock::Clock;
 pub use config::ConfigError;
 pub use diagnose::Diagnosis;
 pub use error::{Problem, Reason, StoreError, VerifyError};
-pub use issue::{
+pub use macs::DEFAULT_MAC_CACHE;
+pub use memory::{MemoryCredentials, MemoryNonceStore, DEFAULT_NONCE_CAPACITY};
+pub use provider::{
     Approval, Approved, AuthorizeError, Issued, Issuer, MemoryTemporaryStore, Pending,
     TemporaryRecord, TemporaryStore, WithTemporary, DEFAULT_TEMPORARY_LIFETIME,
 };
-pub use macs::DEFAULT_MAC_CACHE;
-pub use memory::{MemoryCredentials, MemoryNonceStore, DEFAULT_NONCE_CAPACITY};
 // The key policy lives beside `PublicKey`; named here too, where the verifier applies it.
 #[cfg(feature = "rsa")]
 pub use oauth1_signer::sign::MIN_RSA_BITS;

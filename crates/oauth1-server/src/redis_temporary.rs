@@ -6,9 +6,9 @@ use std::time::Duration;
 use redis::aio::{ConnectionLike, ConnectionManager};
 use redis::cluster_async::ClusterConnection;
 
-use super::issue::{Approval, TemporaryRecord, TemporaryStore};
 use super::redis_store::{connection_manager, Commands};
 use crate::error::StoreError;
+use crate::provider::{Approval, TemporaryRecord, TemporaryStore};
 use oauth1_signer::{encode, Secret, Timestamp};
 
 /// Records the approval unless there is one: the whole record is one string, so the check and
