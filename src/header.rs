@@ -114,9 +114,8 @@ pub(crate) fn build<'p>(
         out.once_counted(value);
         out.raw(b"\"");
     }
-    // Every byte is ASCII or the realm's UTF-8.
-    String::from_utf8(out.finish())
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    // Every byte is an encoder's ASCII, or the realm's, which is a `String`'s UTF-8.
+    String::from_utf8(out.finish()).expect("a header is ASCII and the realm's UTF-8")
 }
 
 /// Limits on what a server reads before anything is authenticated.

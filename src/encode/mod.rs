@@ -25,55 +25,17 @@
 use std::borrow::Cow;
 use std::fmt;
 
+mod buffer;
 mod kernels;
-use kernels::{all_in, encode_pieces, write_entries, BUFFER, ENCODE_BLOCK, ONCE};
+mod rules;
+pub(crate) use buffer::{Counted, Scratch, Writer};
+pub(crate) use kernels::escaped_count;
+use kernels::run_until;
+use kernels::{all_in, encode_pieces, short_and_clean, write_entries, BUFFER, ONCE};
 pub(crate) use kernels::{count_byte, decode_pairs, is_clean, plain_quoted_len};
-use kernels::{count_where, run_until};
-pub(crate) use kernels::{Counted, Scratch, Writer};
-
-/// Uppercase hex digits.
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
-
-/// Whether `byte` is unreserved (RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`) and so stands for
-/// itself in encoded output: the one definition of the set in this crate.
-///
-/// Written as unsigned range tests combined without short-circuiting, so that a loop over a
-/// fixed-size chunk compiles to vector instructions; the lookup table and the encoding tables
-/// are derived from it.
-#[must_use]
-#[inline]
-#[allow(clippy::needless_bitwise_bool)] // short-circuiting would stop the vectorizing
-pub const fn is_unreserved(byte: u8) -> bool {
-    // `-` `.` `/` `0`…`9` are adjacent: one range test, and `/` taken out.
-    let dash_dot_digit = (byte.wrapping_sub(b'-') < 13) & (byte != b'/');
-    is_letter(byte) | dash_dot_digit | (byte == b'_') | (byte == b'~')
-}
-
-/// `A-Z a-z`, in one range test.
-#[inline]
-const fn is_letter(byte: u8) -> bool {
-    (byte | 0x20).wrapping_sub(b'a') < 26
-}
-
-/// [`is_unreserved`] as a table in static memory, for loops that look at one byte at a time.
-static UNRESERVED: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        #[allow(clippy::cast_possible_truncation)] // i < 256
-        let byte = i as u8;
-        table[i] = is_unreserved(byte);
-        i += 1;
-    }
-    table
-};
-
-/// [`is_unreserved`] by table lookup: faster for a byte at a time, where the range tests only
-/// pay off over a whole chunk.
-#[inline]
-pub(crate) fn is_unreserved_lookup(byte: u8) -> bool {
-    UNRESERVED[usize::from(byte)]
-}
+use rules::HEX;
+pub(crate) use rules::{decode_escape, is_unreserved_lookup, Decoding};
+pub use rules::{is_unreserved, DecodeError};
 
 /// Bytes every one of which is unreserved (RFC 3986 §2.3), so that they are their own
 /// percent-encoding: the proof that lets the writers copy them unexamined. Only this module
@@ -161,17 +123,6 @@ impl CheckedText {
     }
 }
 
-/// How the names and values of a query or form body are decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Decoding {
-    /// `%XX` decoded, `+` a space (§3.4.1.3.1): the reference.
-    Form,
-    /// `%XX` decoded, `+` kept as a plus.
-    KeepPlus,
-    /// Nothing decoded: the bytes as on the wire.
-    Raw,
-}
-
 /// The `%XX` escape of a byte that is not unreserved.
 #[inline]
 fn escape(byte: u8) -> &'static str {
@@ -187,10 +138,11 @@ fn unreserved_prefix(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// A run of unreserved bytes as text. Unreserved bytes are ASCII, so this never falls back.
+/// A run of unreserved bytes, or of an escape's, as text: the callers pass only those, which
+/// are ASCII.
 #[inline]
 fn ascii(run: &[u8]) -> &str {
-    std::str::from_utf8(run).unwrap_or_default()
+    std::str::from_utf8(run).expect("unreserved bytes and escapes are ASCII")
 }
 
 /// Percent-encodes `bytes` lazily, allocating nothing until asked.
@@ -220,12 +172,6 @@ pub fn encoded_len(bytes: &[u8]) -> usize {
     bytes.len() + 2 * escaped_count(bytes)
 }
 
-/// The number of bytes that are not unreserved, counted a block at a time with vector
-/// instructions.
-pub(crate) fn escaped_count(bytes: &[u8]) -> usize {
-    count_where(bytes, b'a', |b| !is_unreserved(b))
-}
-
 /// Percent-encodes `bytes` with `table` onto the end of `out`, through `buf`.
 fn encode_into_vec<const W: usize>(
     bytes: &[u8],
@@ -237,13 +183,6 @@ fn encode_into_vec<const W: usize>(
         out.extend_from_slice(piece);
         Ok(())
     });
-}
-
-/// Whether `bytes` is short and needs no escape, so that it is its own encoding: the common
-/// case of names and values, which then skips the stack buffer (zeroing it costs more than
-/// encoding them).
-fn short_and_clean(bytes: &[u8]) -> bool {
-    bytes.len() <= ENCODE_BLOCK && is_clean(bytes)
 }
 
 /// Percent-encodes `bytes` in pieces for outputs that are text (`String`, `fmt::Write`).
@@ -426,74 +365,6 @@ impl<'a> From<Encode<'a>> for Cow<'a, str> {
             encode.append_to(&mut out);
             Cow::Owned(out)
         }
-    }
-}
-
-/// A malformed percent-escape found by [`decode`] or [`decode_form`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DecodeError {
-    offset: usize,
-    found: Vec<u8>,
-}
-
-impl DecodeError {
-    /// The byte offset (counted from 0) of the `%` that starts the malformed escape.
-    #[must_use]
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// The malformed escape: the `%` and up to two bytes after it.
-    #[must_use]
-    pub fn found(&self) -> &[u8] {
-        &self.found
-    }
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid percent-encoding at byte {} (\"{}\"): '%' must be followed by two hex digits",
-            self.offset,
-            self.found.escape_ascii()
-        )
-    }
-}
-
-impl std::error::Error for DecodeError {}
-
-/// The value of every byte as a hex digit, or 0xFF.
-#[allow(clippy::cast_possible_truncation)] // i < 16
-pub(crate) static HEX_VALUE: [u8; 256] = {
-    let mut table = [0xFF; 256];
-    let mut i = 0;
-    while i < 16 {
-        table[HEX[i] as usize] = i as u8;
-        table[HEX[i].to_ascii_lowercase() as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
-
-/// The byte of the escape `%XX` at `input[at]`, or the error naming it.
-#[inline]
-pub(crate) fn decode_escape(input: &[u8], at: usize) -> Result<u8, DecodeError> {
-    if let Some(&[_, hi, lo]) = input.get(at..at + 3) {
-        let (hi, lo) = (HEX_VALUE[usize::from(hi)], HEX_VALUE[usize::from(lo)]);
-        if (hi | lo) < 16 {
-            return Ok(hi << 4 | lo);
-        }
-    }
-    Err(escape_error(input, at))
-}
-
-/// The error for a malformed escape at `input[at]`.
-#[cold]
-pub(crate) fn escape_error(input: &[u8], at: usize) -> DecodeError {
-    DecodeError {
-        offset: at,
-        found: input[at..input.len().min(at + 3)].to_vec(),
     }
 }
 

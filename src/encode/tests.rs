@@ -154,7 +154,7 @@ fn every_encoder_agrees_with_the_naive_one_across_block_boundaries() {
                 let twice = writer.finish();
                 assert_eq!(&twice[2..], want_twice.as_bytes(), "len {len}");
                 if room > 0 {
-                    assert_eq!(twice.capacity(), room + 2 + kernels::SLACK, "grew");
+                    assert_eq!(twice.capacity(), room + 2 + buffer::SLACK, "grew");
                 }
                 let mut writer = Writer::with_len(room);
                 writer.once(&input);

@@ -8,7 +8,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use zeroize::Zeroizing;
 
-use super::Cause;
+use super::cause::Cause;
 use crate::base_string::{BaseString, BaseUri};
 use crate::collect::{self as collection, BodyParameters, Collect, Protocol};
 use crate::credentials::{Nonce, Timestamp};

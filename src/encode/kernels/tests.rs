@@ -180,7 +180,7 @@ fn bytes_equal_marks_exactly_the_equal_bytes() {
 fn hex_digits_by_arithmetic_agree_with_the_table() {
     for c in 0..=255u8 {
         let (value, digit) = hex_digit(c);
-        let want = super::super::HEX_VALUE[usize::from(c)];
+        let want = super::super::rules::HEX_VALUE[usize::from(c)];
         assert_eq!(digit == 1, want <= 15, "{c:#04x}");
         if want <= 15 {
             assert_eq!(value, want, "{c:#04x}");
