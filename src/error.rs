@@ -66,14 +66,6 @@ pub enum Error {
         /// The name as given.
         name: String,
     },
-    /// A mismatch cause id that is not one of [`crate::explain::Cause`]'s.
-    #[non_exhaustive]
-    UnknownCause {
-        /// The id as given.
-        id: String,
-    },
-    /// Nothing observed to explain: neither a signature nor a base string.
-    NothingObserved,
     /// An RSA signature method without an RSA private key (or without the `rsa` feature).
     #[non_exhaustive]
     MissingPrivateKey {
@@ -122,25 +114,6 @@ pub enum Error {
     /// The system clock reads a time before 1970.
     #[non_exhaustive]
     ClockBeforeEpoch,
-    /// An `http` request whose URI is not absolute (`/path` instead of `https://host/path`):
-    /// a client request must name its scheme and host, which are signed.
-    #[non_exhaustive]
-    RelativeUri {
-        /// The URI as given.
-        uri: String,
-    },
-    /// The form body transport was asked for a request whose body is not a form.
-    #[non_exhaustive]
-    FormTransportWithoutForm {
-        /// The request's `Content-Type`.
-        content_type: String,
-    },
-    /// The signed request could not be written back (its new URI was refused).
-    #[non_exhaustive]
-    WriteBack {
-        /// What was refused.
-        reason: String,
-    },
     /// The operating system's random number generator failed.
     #[non_exhaustive]
     Random {
@@ -189,12 +162,6 @@ impl fmt::Display for Error {
                 "unknown signature method \"{}\": expected HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256",
                 name.escape_debug()
             ),
-            Error::UnknownCause { id } => {
-                write!(f, "unknown mismatch cause \"{}\"", id.escape_debug())
-            }
-            Error::NothingObserved => f.write_str(
-                "nothing to explain: give the other side's signature, its base string, or both",
-            ),
             Error::MissingPrivateKey { method } => {
                 if cfg!(feature = "rsa") {
                     write!(f, "{method} needs an RSA private key")
@@ -229,19 +196,6 @@ impl fmt::Display for Error {
             ),
             Error::ClockBeforeEpoch => {
                 f.write_str("the system clock reads a time before 1970: set the clock")
-            }
-            Error::RelativeUri { uri } => write!(
-                f,
-                "the request's URI \"{}\" is not absolute: build the request with the whole URL, such as https://host/path, whose scheme and host are signed",
-                uri.escape_debug()
-            ),
-            Error::FormTransportWithoutForm { content_type } => write!(
-                f,
-                "the form body transport needs a form body, but the Content-Type is \"{}\": send the parameters in the header or the query, or send an application/x-www-form-urlencoded body",
-                content_type.escape_debug()
-            ),
-            Error::WriteBack { reason } => {
-                write!(f, "the signed request cannot be written back: {reason}")
             }
             Error::Random { source } => write!(
                 f,

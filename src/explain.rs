@@ -36,11 +36,12 @@
 //! assert_eq!(explanation.causes(), [Cause::PlusForSpace]);
 //! assert_eq!(explanation.difference().unwrap().part(), oauth1_signer::explain::Part::Parameters);
 //! println!("{}", explanation.detail());
-//! # Ok::<(), oauth1_signer::Error>(())
+//! # Ok::<(), oauth1_signer::explain::ExplainError>(())
 //! ```
 
 mod cause;
 mod compare;
+mod error;
 mod variant;
 
 use std::fmt::{self, Write};
@@ -49,6 +50,7 @@ use zeroize::Zeroizing;
 
 pub use cause::Cause;
 pub use compare::{compare, Difference, Part};
+pub use error::ExplainError;
 use variant::{Context, Switches, EXCLUSIVE};
 
 use crate::base_string::BaseString;
@@ -338,11 +340,12 @@ impl<'a> Explainer<'a> {
     ///
     /// # Errors
     ///
-    /// [`Error::NothingObserved`] when `observed` is empty, and those of [`Signer::sign`] for
-    /// this request (which the reference must be able to sign).
-    pub fn explain(&self, observed: &Observed<'_>) -> Result<Explanation, Error> {
+    /// [`ExplainError::NothingObserved`] when `observed` is empty, and those of
+    /// [`Signer::sign`] for this request (which the reference must be able to sign), as
+    /// [`ExplainError::Sign`].
+    pub fn explain(&self, observed: &Observed<'_>) -> Result<Explanation, ExplainError> {
         if observed.signature.is_none() && observed.base_string.is_none() {
-            return Err(Error::NothingObserved);
+            return Err(ExplainError::NothingObserved);
         }
         let context = self.context()?;
         let search = Search::new(&context, observed);

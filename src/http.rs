@@ -27,6 +27,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::fmt;
+
 use ::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 use ::http::{Request as HttpRequest, Uri};
 
@@ -58,13 +60,13 @@ pub enum Transport {
 /// # Errors
 ///
 /// Those of [`Signer::sign`], [`Nonce::generate`] and [`Timestamp::now`];
-/// [`Error::RelativeUri`] when the URI is not absolute; [`Error::AmbiguousPath`] when its path
+/// [`SignError::RelativeUri`] when the URI is not absolute; [`Error::AmbiguousPath`] when its path
 /// has a dot segment, a backslash or a character the URL parser percent-encodes (`{`, `é`, …),
 /// since the URI is sent as it is and the signature would cover another path.
 pub fn sign<B: AsRef<[u8]>>(
     signer: &Signer,
     request: &mut HttpRequest<B>,
-) -> Result<Signed, Error> {
+) -> Result<Signed, SignError> {
     let nonce = Nonce::generate()?;
     let timestamp = Timestamp::now()?;
     let (done, written) = sign_request(signer, request, Transport::Header, &nonce, timestamp)?;
@@ -76,9 +78,9 @@ pub fn sign<B: AsRef<[u8]>>(
 ///
 /// # Errors
 ///
-/// Those of [`Signer::sign`]; [`Error::RelativeUri`] when the URI is not absolute;
+/// Those of [`Signer::sign`]; [`SignError::RelativeUri`] when the URI is not absolute;
 /// [`Error::AmbiguousPath`] as [`sign`] says;
-/// [`Error::FormTransportWithoutForm`] when [`Transport::FormBody`] is asked of a request whose
+/// [`SignError::FormTransportWithoutForm`] when [`Transport::FormBody`] is asked of a request whose
 /// body is not a form.
 pub fn sign_with<B>(
     signer: &Signer,
@@ -86,7 +88,7 @@ pub fn sign_with<B>(
     transport: Transport,
     nonce: &Nonce,
     timestamp: Timestamp,
-) -> Result<Signed, Error>
+) -> Result<Signed, SignError>
 where
     B: AsRef<[u8]> + From<Vec<u8>>,
 {
@@ -104,10 +106,10 @@ fn sign_request<B: AsRef<[u8]>>(
     transport: Transport,
     nonce: &Nonce,
     timestamp: Timestamp,
-) -> Result<(Signed, Written), Error> {
+) -> Result<(Signed, Written), SignError> {
     let uri = request.uri();
     if uri.scheme().is_none() || uri.authority().is_none() {
-        return Err(Error::RelativeUri {
+        return Err(SignError::RelativeUri {
             uri: uri.to_string(),
         });
     }
@@ -140,14 +142,17 @@ pub use crate::target::FORM;
 impl Written {
     /// Writes the header or the URI into `request`; a new body is returned for the caller to
     /// write (its type is the caller's), and the `Content-Type` set to a form.
-    pub(crate) fn apply<B>(self, request: &mut HttpRequest<B>) -> Result<Option<Vec<u8>>, Error> {
+    pub(crate) fn apply<B>(
+        self,
+        request: &mut HttpRequest<B>,
+    ) -> Result<Option<Vec<u8>>, SignError> {
         match self {
             Written::Header(value) => {
                 request.headers_mut().insert(AUTHORIZATION, value);
                 Ok(None)
             }
             Written::Query(url) => {
-                *request.uri_mut() = Uri::try_from(url).map_err(|e| Error::WriteBack {
+                *request.uri_mut() = Uri::try_from(url).map_err(|e| SignError::WriteBack {
                     reason: e.to_string(),
                 })?;
                 Ok(None)
@@ -185,7 +190,7 @@ impl Written {
 /// )?;
 /// assert!(matches!(written, Written::Header(_)));
 /// assert!(signed.authorization().starts_with("OAuth oauth_consumer_key=\"key\""));
-/// # Ok::<(), oauth1_signer::Error>(())
+/// # Ok::<(), oauth1_signer::http::SignError>(())
 /// ```
 ///
 /// # Errors
@@ -201,7 +206,7 @@ pub fn sign_url(
     transport: Transport,
     nonce: &Nonce,
     timestamp: Timestamp,
-) -> Result<(Signed, Written), Error> {
+) -> Result<(Signed, Written), SignError> {
     let mut content_type = content_type(headers);
     if transport == Transport::FormBody && body.is_empty() && content_type.is_empty() {
         // The request is sent as a form, so it is signed as one.
@@ -213,7 +218,7 @@ pub fn sign_url(
     crate::target::check_received(crate::target::path_of(url), request.url().path())
         .map_err(|problem| Error::AmbiguousPath { problem })?;
     if transport == Transport::FormBody && !request.has_form_body() {
-        return Err(Error::FormTransportWithoutForm {
+        return Err(SignError::FormTransportWithoutForm {
             content_type: content_type.to_owned(),
         });
     }
@@ -273,4 +278,70 @@ pub fn content_type(headers: &HeaderMap) -> &str {
 fn sensitive(mut value: HeaderValue) -> HeaderValue {
     value.set_sensitive(true);
     value
+}
+
+/// Why an `http` request, or a request an HTTP client integration holds, could not be signed:
+/// the signing core's refusal, or what only a request on the wire can cause.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SignError {
+    /// The signing core refused the request: its URL, its parameters, the credentials, the
+    /// nonce or the clock.
+    Sign(Error),
+    /// An `http` request whose URI is not absolute (`/path` instead of `https://host/path`):
+    /// a client request must name its scheme and host, which are signed.
+    #[non_exhaustive]
+    RelativeUri {
+        /// The URI as given.
+        uri: String,
+    },
+    /// The form body transport was asked for a request whose body is not a form.
+    #[non_exhaustive]
+    FormTransportWithoutForm {
+        /// The request's `Content-Type`.
+        content_type: String,
+    },
+    /// The signed request could not be written back (its new URI was refused).
+    #[non_exhaustive]
+    WriteBack {
+        /// What was refused.
+        reason: String,
+    },
+}
+
+impl fmt::Display for SignError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SignError::Sign(e) => e.fmt(f),
+            SignError::RelativeUri { uri } => write!(
+                f,
+                "the request's URI \"{}\" is not absolute: build the request with the whole URL, such as https://host/path, whose scheme and host are signed",
+                uri.escape_debug()
+            ),
+            SignError::FormTransportWithoutForm { content_type } => write!(
+                f,
+                "the form body transport needs a form body, but the Content-Type is \"{}\": send the parameters in the header or the query, or send an application/x-www-form-urlencoded body",
+                content_type.escape_debug()
+            ),
+            SignError::WriteBack { reason } => {
+                write!(f, "the signed request cannot be written back: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SignError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            // Its message is this one's.
+            SignError::Sign(e) => e.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<Error> for SignError {
+    fn from(e: Error) -> Self {
+        SignError::Sign(e)
+    }
 }

@@ -59,7 +59,7 @@ pub(crate) enum Decoding {
     Raw,
 }
 
-/// A malformed percent-escape found by [`decode`] or [`decode_form`].
+/// A malformed percent-escape found by [`decode`](super::decode) or [`decode_form`](super::decode_form).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {
     offset: usize,

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
+use super::error::ExplainError;
 
 macro_rules! causes {
     ($($variant:ident = $id:literal, $rank:literal, $what:literal, $fix:literal;)*) => {
@@ -167,15 +167,15 @@ impl fmt::Display for Cause {
 }
 
 impl FromStr for Cause {
-    type Err = Error;
+    type Err = ExplainError;
 
     /// Parses a shared id such as `plus-for-space`.
-    fn from_str(id: &str) -> Result<Self, Error> {
+    fn from_str(id: &str) -> Result<Self, ExplainError> {
         Cause::ALL
             .iter()
             .copied()
             .find(|c| c.id() == id)
-            .ok_or_else(|| Error::UnknownCause { id: id.to_owned() })
+            .ok_or_else(|| ExplainError::UnknownCause { id: id.to_owned() })
     }
 }
 

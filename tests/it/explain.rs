@@ -8,10 +8,10 @@ use std::path::Path;
 
 use common::case_files;
 use common::{fixtures_dir, read_cases, request, signer, Case};
-use oauth1_signer::explain::{Cause, Explainer, Observed, Verdict};
-use oauth1_signer::{Error, Nonce};
+use oauth1_signer::explain::{Cause, ExplainError, Explainer, Observed, Verdict};
+use oauth1_signer::Nonce;
 
-fn explain(case: &Case) -> Result<oauth1_signer::explain::Explanation, Error> {
+fn explain(case: &Case) -> Result<oauth1_signer::explain::Explanation, ExplainError> {
     let signer = signer(case)?;
     let request = request(case)?;
     let nonce = Nonce::new(case.nonce.as_str())?;

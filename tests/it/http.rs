@@ -41,7 +41,7 @@ fn sign(
     case: &Case,
     request: &mut ::http::Request<Vec<u8>>,
     transport: Transport,
-) -> Result<String, Error> {
+) -> Result<String, http::SignError> {
     let signed = http::sign_with(
         &signer(case)?,
         request,
@@ -108,7 +108,7 @@ fn query_and_form_transports_carry_the_same_signature() {
             if transport == Transport::FormBody && !is_form_or_empty {
                 let err = sign(&case, &mut request, transport).unwrap_err();
                 assert!(
-                    matches!(err, Error::FormTransportWithoutForm { .. }),
+                    matches!(err, http::SignError::FormTransportWithoutForm { .. }),
                     "{}: {err}",
                     case.name
                 );
@@ -119,7 +119,7 @@ fn query_and_form_transports_carry_the_same_signature() {
                 // refused.
                 let err = sign(&case, &mut request, transport).unwrap_err();
                 assert!(
-                    matches!(err, Error::BodyHashOnFormBody { .. }),
+                    matches!(err, http::SignError::Sign(Error::BodyHashOnFormBody { .. })),
                     "{}: {err}",
                     case.name
                 );

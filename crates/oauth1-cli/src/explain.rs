@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
-use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
-use oauth1_signer::{Error, Nonce, Request, Signer, Timestamp};
+use oauth1_signer::explain::{
+    find_base_string, ExplainError, Explainer, Explanation, Observed, Verdict,
+};
+use oauth1_signer::{Nonce, Request, Signer, Timestamp};
 use serde::{Deserialize, Serialize};
 
 use crate::input::{each_line, SignArgs};
@@ -31,7 +33,11 @@ pub(crate) struct ExplainArgs {
 }
 
 /// Explains a case against what the other side produced.
-fn explain_case(case: &Case, body: &[u8], observed: &ObservedField) -> Result<Explanation, Error> {
+fn explain_case(
+    case: &Case,
+    body: &[u8],
+    observed: &ObservedField,
+) -> Result<Explanation, ExplainError> {
     let signer = signer_of(case)?;
     let request = request_of(case, body)?;
     let nonce = Nonce::new(case.nonce.as_str())?;
@@ -53,7 +59,7 @@ fn explain(
     timestamp: Timestamp,
     url: &str,
     observed: &ObservedField,
-) -> Result<Explanation, Error> {
+) -> Result<Explanation, ExplainError> {
     let mut given = Observed::default();
     if let Some(signature) = &observed.signature {
         given = given.with_signature(signature);

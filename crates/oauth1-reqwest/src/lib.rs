@@ -135,9 +135,9 @@ pub trait SignExt: sealed::Sealed {
     ///
     /// # Errors
     ///
-    /// Those of [`Signer::sign`] and
-    /// [`Error::FormTransportWithoutForm`](oauth1_signer::Error::FormTransportWithoutForm), as
-    /// [`SignError::Sign`]; [`SignError::StreamingBody`].
+    /// Those of [`Signer::sign`], as [`SignError::Sign`];
+    /// [`FormTransportWithoutForm`](oauth1_signer::http::SignError::FormTransportWithoutForm),
+    /// as [`SignError::Http`]; [`SignError::StreamingBody`].
     fn sign_oauth1_with(
         &mut self,
         signer: &Signer,

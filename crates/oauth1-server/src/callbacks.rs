@@ -153,11 +153,11 @@ impl Callbacks {
                 Err(self.rejected(callback))
             };
         }
-        let url = parse(callback).map_err(|why| VerifyError::Malformed {
-            detail: format!(
+        let url = parse(callback).map_err(|why| {
+            VerifyError::malformed(format!(
                 "oauth_callback \"{}\" {why}: send an absolute URL, or oob when the consumer cannot receive a callback",
                 callback.escape_default()
-            ),
+            ))
         })?;
         let text = url.as_str();
         let without_query = &text[..text.find('?').unwrap_or(text.len())];

@@ -125,8 +125,13 @@ pub enum VerifyError {
     /// The header, query or body cannot be parsed, or exceeds a limit.
     #[non_exhaustive]
     Malformed {
-        /// What is wrong.
+        /// What is wrong: the message, and the advice of the problem report.
         detail: String,
+        /// The typed error behind it, when there is one (the core's
+        /// [`CollectError`](oauth1_signer::received::CollectError) or
+        /// [`HeaderError`](oauth1_signer::header::HeaderError), a URL's error, …), as
+        /// [`source`](std::error::Error::source) gives it; `detail` is its message.
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
     /// The request's path has a form that a URL parser rewrites and a router does not.
     #[non_exhaustive]
@@ -227,6 +232,22 @@ pub enum VerifyError {
 }
 
 impl VerifyError {
+    /// [`VerifyError::Malformed`] saying `detail`.
+    pub(crate) fn malformed(detail: impl Into<String>) -> Self {
+        VerifyError::Malformed {
+            detail: detail.into(),
+            source: None,
+        }
+    }
+
+    /// [`VerifyError::Malformed`] caused by `source`, saying what it says.
+    pub(crate) fn malformed_by(source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        VerifyError::Malformed {
+            detail: source.to_string(),
+            source: Some(Box::new(source)),
+        }
+    }
+
     /// The diagnosis of a bad signature, when the verifier makes one.
     #[must_use]
     pub fn diagnosis(&self) -> Option<&Diagnosis> {
@@ -343,7 +364,7 @@ impl VerifyError {
 impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            VerifyError::Malformed { detail } => f.write_str(detail),
+            VerifyError::Malformed { detail, .. } => f.write_str(detail),
             VerifyError::AmbiguousPath { problem } => problem.fmt(f),
             VerifyError::MissingParameters { names } => {
                 write!(f, "missing {}", names.join(", "))
@@ -427,6 +448,9 @@ impl std::error::Error for VerifyError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             VerifyError::Store(e) => Some(e),
+            VerifyError::Malformed {
+                source: Some(e), ..
+            } => Some(&**e),
             _ => None,
         }
     }

@@ -166,8 +166,8 @@ impl PublicOrigin {
 /// character the URL parser percent-encodes.
 pub fn received_url(url: &str) -> Result<Url, VerifyError> {
     let parsed = Url::parse(url).map_err(|e| malformed(format!("invalid URL: {e}")))?;
-    oauth1_signer::base_string::check_scheme(&parsed).map_err(|e| malformed(e.to_string()))?;
-    oauth1_signer::target::check_authority(url).map_err(|e| malformed(e.to_string()))?;
+    oauth1_signer::base_string::check_scheme(&parsed).map_err(VerifyError::malformed_by)?;
+    oauth1_signer::target::check_authority(url).map_err(VerifyError::malformed_by)?;
     oauth1_signer::target::check_received(oauth1_signer::target::path_of(url), parsed.path())
         .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
     Ok(parsed)
@@ -199,7 +199,7 @@ pub(crate) fn with_target(origin: &Url, prefix: &str, path_and_query: &str) -> U
 }
 
 fn malformed(detail: String) -> VerifyError {
-    VerifyError::Malformed { detail }
+    VerifyError::malformed(detail)
 }
 
 /// The scheme (lowercased) and host the trusted proxy forwarded, from the named family only.

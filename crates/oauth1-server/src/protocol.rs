@@ -41,13 +41,11 @@ pub(super) fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, Verify
         match transport {
             None => transport = Some(p.source),
             Some(t) if t != p.source => {
-                return Err(VerifyError::Malformed {
-                    detail: format!(
-                        "protocol parameters are sent in both {} and {}: send them in one place",
-                        t.place(),
-                        p.source.place()
-                    ),
-                });
+                return Err(VerifyError::malformed(format!(
+                    "protocol parameters are sent in both {} and {}: send them in one place",
+                    t.place(),
+                    p.source.place()
+                )));
             }
             Some(_) => {}
         }

@@ -342,7 +342,7 @@ struct Received<'a> {
 impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
     /// Reads the public URL and the headers, and decides whether the body must be read.
     fn received<'a>(&self, parts: &'a Parts) -> Result<Received<'a>, VerifyError> {
-        let malformed = |detail: String| VerifyError::Malformed { detail };
+        let malformed = VerifyError::malformed;
         let ambiguous = |problem| VerifyError::AmbiguousPath { problem };
         let path = parts.uri.path();
         let Some(url) = (self.public_url)(parts) else {
@@ -408,20 +408,15 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
         if received.authorization.is_none() && !in_query {
             return Ok(());
         }
-        let request = Request::from_url(received.method, &received.url).map_err(|e| {
-            VerifyError::Malformed {
-                detail: e.to_string(),
-            }
-        })?;
+        let request =
+            Request::from_url(received.method, &received.url).map_err(VerifyError::malformed_by)?;
         self.verifier
             .check_before_body(&request, received.authorization)
     }
 
     async fn verify(&self, received: &Received<'_>, body: &[u8]) -> Result<Verified, VerifyError> {
         let request = Request::from_url(received.method, &received.url)
-            .map_err(|e| VerifyError::Malformed {
-                detail: e.to_string(),
-            })?
+            .map_err(VerifyError::malformed_by)?
             .with_body(received.content_type, body);
         self.verifier.verify(&request, received.authorization).await
     }

@@ -256,7 +256,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         let params = params.normalize();
         expect.check_parameters(token.is_some(), &params)?;
-        let base_uri = BaseUri::new(request.url()).map_err(malformed)?;
+        let base_uri = BaseUri::new(request.url()).map_err(VerifyError::malformed_by)?;
         let base_string = BaseString::new(request.method(), &base_uri, &params);
         let signature = protocol
             .signature
@@ -416,11 +416,11 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let timestamp = std::str::from_utf8(params.at(protocol.timestamp.as_ref()))
             .ok()
             .and_then(|t| t.parse::<Timestamp>().ok())
-            .ok_or_else(|| VerifyError::Malformed {
-                detail: format!(
+            .ok_or_else(|| {
+                VerifyError::malformed(format!(
                     "oauth_timestamp \"{}\" is not a whole number of seconds since 1970",
                     text(protocol.timestamp.as_ref()).escape_default()
-                ),
+                ))
             })?;
         let window = self.policy.timestamp_window;
         if timestamp.as_secs().abs_diff(now.as_secs()) > window {
@@ -441,7 +441,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(Parameters, Option<String>), VerifyError> {
-        received::collect(request, authorization, &self.policy.limits).map_err(malformed)
+        received::collect(request, authorization, &self.policy.limits)
+            .map_err(VerifyError::malformed_by)
     }
 
     /// The diagnosis of a bad signature, within the budget.
@@ -521,7 +522,5 @@ fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
 }
 
 fn malformed(detail: impl fmt::Display) -> VerifyError {
-    VerifyError::Malformed {
-        detail: detail.to_string(),
-    }
+    VerifyError::malformed(detail.to_string())
 }

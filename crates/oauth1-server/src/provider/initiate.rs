@@ -37,9 +37,8 @@ where
         let callback = verified
             .protocol_parameter("oauth_callback")
             .unwrap_or_default();
-        let callback = std::str::from_utf8(callback).map_err(|_| VerifyError::Malformed {
-            detail: "oauth_callback is not UTF-8".to_owned(),
-        })?;
+        let callback = std::str::from_utf8(callback)
+            .map_err(|_| VerifyError::malformed("oauth_callback is not UTF-8".to_owned()))?;
         // Held to the consumer's registered callbacks (the request is authentic, so the
         // consumer is held).
         let callback = match &consumer {

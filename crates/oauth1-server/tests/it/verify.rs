@@ -557,6 +557,24 @@ fn limits_apply_before_anything_is_checked() {
         .verify(&request, Some(&h))
         .unwrap_err();
     assert_eq!(err.to_string(), "the request has more than 8 parameters");
+    // The typed cause rides along as the source, for a program to inspect.
+    let cause = std::error::Error::source(&err).expect("a malformed request keeps its cause");
+    assert!(matches!(
+        cause.downcast_ref::<oauth1_signer::received::CollectError>(),
+        Some(oauth1_signer::received::CollectError::TooManyParameters { limit: 8, .. })
+    ));
+    let err = tighter
+        .at(Timestamp::new(NOW))
+        .blocking()
+        .verify(&request, Some(&h))
+        .unwrap_err();
+    let cause = std::error::Error::source(&err).expect("a malformed header keeps its cause");
+    assert!(matches!(
+        cause.downcast_ref::<oauth1_signer::received::CollectError>(),
+        Some(oauth1_signer::received::CollectError::Header(
+            oauth1_signer::header::HeaderError::TooLong { .. }
+        ))
+    ));
 }
 
 #[test]
