@@ -1,9 +1,7 @@
 //! Collecting a request's parameters (RFC 5849 §3.4.1.3.1): the query's, a form body's, and
-//! the protocol parameters, each once. Signing and verifying collect here; the diagnosis
-//! collects other ways (another decoding, a body left out or put in) to reproduce other
-//! implementations.
+//! the protocol parameters, each once. Signing and verifying collect here, and so does the
+//! diagnosis, which hands other [`Sources`] to reproduce other implementations' mistakes.
 
-use crate::encode::Decoding;
 use crate::encode::{Unreserved, Value};
 use crate::error::Error;
 use crate::params::{Parameters, Source};
@@ -29,41 +27,8 @@ pub(crate) mod name {
     pub(crate) const VERSION: Unreserved<'static> = Unreserved::literal("oauth_version");
 }
 
-/// Which parameters are collected (§3.4.1.3.1) and how they are decoded. Signing and verifying
-/// use [`Collect::RFC`]; the diagnosis reproduces other implementations' mistakes with the
-/// others.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Collect {
-    /// Whether the query's parameters are collected.
-    pub(crate) query: bool,
-    /// Which bodies' parameters are collected.
-    pub(crate) body: BodyParameters,
-    /// How names and values are decoded.
-    pub(crate) decoding: Decoding,
-}
-
-/// Which bodies' parameters are collected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BodyParameters {
-    /// A form body's (`application/x-www-form-urlencoded`), as the RFC says.
-    OfForm,
-    /// Every body's, whatever its type.
-    Always,
-    /// No body's.
-    Never,
-}
-
-impl Collect {
-    /// RFC 5849 §3.4.1.3.1.
-    pub(crate) const RFC: Collect = Collect {
-        query: true,
-        body: BodyParameters::OfForm,
-        decoding: Decoding::Form,
-    };
-}
-
 /// Where a request's parameters come from: its query, and its body with whether that is a
-/// form.
+/// form, whose parameters alone are collected.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sources<'a> {
     /// The URL's query, without the `?`.
@@ -74,19 +39,17 @@ pub(crate) struct Sources<'a> {
     pub(crate) form: bool,
 }
 
-/// The query's and form body's parameters (per `collect`) and then the protocol parameters.
-/// Signing and verifying both collect here.
+/// The query's and form body's parameters and then the protocol parameters.
 pub(crate) fn collect_all(
     sources: Sources<'_>,
     protocol: &Protocol<'_>,
-    collect: Collect,
 ) -> Result<Parameters, Error> {
     let protocol_len: usize = protocol
         .iter()
         .map(|(name, value)| value.map_or(0, |v| name.as_bytes().len() + v.as_bytes().len()))
         .sum();
-    let count = count_parameters(sources, collect) + protocol.len();
-    let mut params = collect_parameters(sources, count, protocol_len, collect)?;
+    let count = count_parameters(sources) + protocol.len();
+    let mut params = collect_parameters(sources, count, protocol_len)?;
     check_no_protocol_parameters(&params, protocol)?;
     for &(name, value) in protocol {
         if let Some(value) = value {
@@ -115,61 +78,51 @@ pub(crate) fn collect_from(
     Ok(params)
 }
 
-/// The query and the form body (empty when the request has none) that `collect` reads.
-fn parameter_texts(sources: Sources<'_>, collect: Collect) -> (&[u8], &[u8]) {
-    let query = if collect.query { sources.query } else { &[] };
-    let form = match collect.body {
-        BodyParameters::OfForm if sources.form => sources.body,
-        BodyParameters::Always => sources.body,
-        BodyParameters::OfForm | BodyParameters::Never => &[],
-    };
-    (query, form)
+/// The query and the form body (empty when the body is not a form).
+fn parameter_texts(sources: Sources<'_>) -> (&[u8], &[u8]) {
+    let form = if sources.form { sources.body } else { &[] };
+    (sources.query, form)
 }
 
 /// How many parameters [`collect_parameters`] would find, counted without decoding them.
-pub(crate) fn count_parameters(sources: Sources<'_>, collect: Collect) -> usize {
-    let (query, form) = parameter_texts(sources, collect);
+pub(crate) fn count_parameters(sources: Sources<'_>) -> usize {
+    let (query, form) = parameter_texts(sources);
     count_pairs(query) + count_pairs(form)
 }
 
-/// The query's parameters and, for a form body, the body's, decoded (per `collect`), with room
-/// for `count` parameters in all ([`count_parameters`] and those to be added) and
-/// `extra_bytes` more bytes.
+/// The query's parameters and, for a form body, the body's, decoded, with room for `count`
+/// parameters in all ([`count_parameters`] and those to be added) and `extra_bytes` more
+/// bytes.
 pub(crate) fn collect_parameters(
     sources: Sources<'_>,
     count: usize,
     extra_bytes: usize,
-    collect: Collect,
 ) -> Result<Parameters, Error> {
-    let (query, form) = parameter_texts(sources, collect);
+    let (query, form) = parameter_texts(sources);
     let mut params = Parameters::with_capacity(count, query.len() + form.len() + extra_bytes);
-    collect_into(&mut params, sources, collect)?;
+    collect_into(&mut params, sources)?;
     Ok(params)
 }
 
 /// The bytes [`collect_parameters`] would decode: the most they decode to.
-pub(crate) fn text_len(sources: Sources<'_>, collect: Collect) -> usize {
-    let (query, form) = parameter_texts(sources, collect);
+pub(crate) fn text_len(sources: Sources<'_>) -> usize {
+    let (query, form) = parameter_texts(sources);
     query.len() + form.len()
 }
 
 /// [`collect_parameters`], added to `params`; on an error, everything `params` holds is
 /// wiped.
-pub(crate) fn collect_into(
-    params: &mut Parameters,
-    sources: Sources<'_>,
-    collect: Collect,
-) -> Result<(), Error> {
-    let (query, form) = parameter_texts(sources, collect);
+pub(crate) fn collect_into(params: &mut Parameters, sources: Sources<'_>) -> Result<(), Error> {
+    let (query, form) = parameter_texts(sources);
     let result = params
-        .extend_decoded(Source::Query, query, collect.decoding)
+        .extend_urlencoded(Source::Query, query)
         .map_err(|source| Error::InvalidPercentEncoding {
             location: Source::Query,
             source,
         })
         .and_then(|()| {
             params
-                .extend_decoded(Source::FormBody, form, collect.decoding)
+                .extend_urlencoded(Source::FormBody, form)
                 .map_err(|source| Error::InvalidPercentEncoding {
                     location: Source::FormBody,
                     source,

@@ -43,6 +43,7 @@ mod cause;
 mod compare;
 mod error;
 mod variant;
+mod wrong;
 
 use std::fmt::{self, Write};
 

@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use crate::collect::{collect_into, count_parameters, text_len, Collect};
+use crate::collect::{collect_into, count_parameters, text_len};
 use crate::error::Error;
 use crate::header::{parse_parts, Authorization, HeaderError, Limits};
 use crate::params::Parameters;
@@ -45,7 +45,7 @@ pub fn collect(
     };
     // Counted before anything is decoded or allocated. A header that does not parse is still
     // the first thing said.
-    let count = count_parameters(sources, Collect::RFC);
+    let count = count_parameters(sources);
     if count > limits.max_parameters {
         if let Some(header) = authorization {
             Authorization::parse_with(header, limits).map_err(CollectError::Header)?;
@@ -54,7 +54,7 @@ pub fn collect(
     }
     let mut params = Parameters::with_capacity(
         count + 8,
-        text_len(sources, Collect::RFC) + authorization.map_or(0, str::len),
+        text_len(sources) + authorization.map_or(0, str::len),
     );
     // The header's parameters are decoded straight into `params` first, then listed after the
     // query's and the body's, where they are collected.
@@ -73,7 +73,7 @@ pub fn collect(
         params.wipe();
         return Err(too_many());
     }
-    collect_into(&mut params, sources, Collect::RFC).map_err(CollectError::Parameters)?;
+    collect_into(&mut params, sources).map_err(CollectError::Parameters)?;
     params.move_first_to_end(header_count);
     Ok((params, realm))
 }

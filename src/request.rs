@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use url::Url;
 
 use crate::base_string::{self, BaseString, BaseUri};
-use crate::collect::{self, name, Collect, Protocol, Sources};
+use crate::collect::{self, name, Protocol, Sources};
 use crate::credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 use crate::encode::{Counted, Unreserved, Value};
 use crate::error::Error;
@@ -330,7 +330,7 @@ impl Signer {
             timestamp.digits(&mut timestamp_buf),
             body_hash.as_deref(),
         );
-        let params = collect::collect_all(request.sources(), &protocol, Collect::RFC)?;
+        let params = collect::collect_all(request.sources(), &protocol)?;
         self.finish(request.method, &BaseUri::new(request.url())?, params)
     }
 

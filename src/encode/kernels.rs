@@ -13,8 +13,7 @@
 //! escapes at every position.
 
 use super::rules::{
-    escape_error, is_letter, is_unreserved, is_unreserved_lookup, DecodeError, Decoding, HEX,
-    HEX_VALUE,
+    escape_error, is_letter, is_unreserved, is_unreserved_lookup, DecodeError, HEX, HEX_VALUE,
 };
 
 /// Bytes examined and encoded at a time.
@@ -252,13 +251,12 @@ pub(crate) struct DecodedPair {
 const LONG_VALUE: usize = 48;
 
 /// Decodes the `name=value` pairs of a query or form body (joined by `&`, the name up to the
-/// first `=`, empty pairs skipped) into `out`, which is at least as long as `text` (decoding
-/// never lengthens), handing each pair and its decoded name to `each`; returns the decoded length, or the first
-/// malformed escape.
+/// first `=`, empty pairs skipped, `%XX` decoded and `+` a space, §3.4.1.3.1) into `out`,
+/// which is at least as long as `text` (decoding never lengthens), handing each pair and its
+/// decoded name to `each`; returns the decoded length, or the first malformed escape.
 pub(crate) fn decode_pairs(
     text: &[u8],
     out: &mut [u8],
-    decoding: Decoding,
     mut each: impl FnMut(DecodedPair, &[u8]),
 ) -> Result<usize, DecodeError> {
     let error = |at| escape_error(text, at);
@@ -270,21 +268,20 @@ pub(crate) fn decode_pairs(
             continue;
         }
         let (name_start, pair_start) = (n, i);
-        (i, n) = decode_run::<true>(text, i, text.len(), out, n, decoding).map_err(error)?;
+        (i, n) = decode_run::<true>(text, i, text.len(), out, n).map_err(error)?;
         let name_end = n;
         let has_value = text.get(i) == Some(&b'=');
         if has_value {
             let limit = (i + 1 + LONG_VALUE).min(text.len());
-            (i, n) = decode_run::<false>(text, i + 1, limit, out, n, decoding).map_err(error)?;
+            (i, n) = decode_run::<false>(text, i + 1, limit, out, n).map_err(error)?;
             if i >= limit && text.get(i).is_some_and(|&b| b != b'&') {
                 // A long value: the rest of it a block at a time if it fills one.
                 let end = i + run_until(&text[i..], |b| b == b'&');
                 if end - i >= DECODE_BLOCK {
-                    n += decode_long(&text[i..end], &mut out[n..], decoding)
-                        .map_err(|at| error(i + at))?;
+                    n += decode_long(&text[i..end], &mut out[n..]).map_err(|at| error(i + at))?;
                     i = end;
                 } else {
-                    (i, n) = decode_run::<false>(text, i, end, out, n, decoding).map_err(error)?;
+                    (i, n) = decode_run::<false>(text, i, end, out, n).map_err(error)?;
                 }
             }
         }
@@ -315,10 +312,7 @@ fn decode_run<const NAME: bool>(
     limit: usize,
     out: &mut [u8],
     mut n: usize,
-    decoding: Decoding,
 ) -> Result<(usize, usize), usize> {
-    let escapes = decoding != Decoding::Raw;
-    let plus_is_space = decoding == Decoding::Form;
     let hex = |j: usize| HEX_VALUE[usize::from(text.get(j).copied().unwrap_or(0))];
     // Bytes start no further than `limit`; an escape's hex digits may lie past it.
     let limit = limit.min(text.len());
@@ -333,17 +327,11 @@ fn decode_run<const NAME: bool>(
         if NAME {
             stops |= bytes_equal(word, b'=');
         }
-        if escapes {
-            stops |= bytes_equal(word, b'%');
-        }
+        stops |= bytes_equal(word, b'%');
         // Zero-padded bytes past the end stop nothing; `limit` stops the run there.
         let run = (stops.trailing_zeros() as usize / 8).min(limit - i);
-        let word = if plus_is_space {
-            // `+` (0x2B) to a space (0x20): 0x0B flipped in each byte that is one.
-            word ^ ((bytes_equal(word, b'+') >> 7) * 0x0B)
-        } else {
-            word
-        };
+        // `+` (0x2B) to a space (0x20): 0x0B flipped in each byte that is one.
+        let word = word ^ ((bytes_equal(word, b'+') >> 7) * 0x0B);
         let word = word.to_le_bytes();
         match out.get_mut(n..n + 8) {
             Some(slot) => slot.copy_from_slice(&word),
@@ -405,9 +393,7 @@ const WINDOW: usize = DECODE_BLOCK + 4;
 /// works on every byte alike, with arithmetic in place of tables, so the compiler does it for
 /// many bytes per instruction. Then the kept bytes are packed, one add per byte.
 #[allow(clippy::needless_bitwise_bool)] // no branch per byte
-fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize, usize> {
-    let escapes = decoding != Decoding::Raw;
-    let plus_is_space = decoding == Decoding::Form;
+fn decode_long(text: &[u8], out: &mut [u8]) -> Result<usize, usize> {
     let (mut n, mut i, mut malformed) = (0, 0, false);
     while i < text.len() {
         let len = (text.len() - i).min(DECODE_BLOCK);
@@ -422,7 +408,7 @@ fn decode_long(text: &[u8], out: &mut [u8], decoding: Decoding) -> Result<usize,
             copy = padded_window(text, i);
             &copy
         };
-        malformed |= decode_block(window, escapes, plus_is_space, &mut decoded, &mut keep);
+        malformed |= decode_block(window, &mut decoded, &mut keep);
         if len < DECODE_BLOCK {
             keep[len..].fill(0);
         }
@@ -465,12 +451,10 @@ fn padded_window(text: &[u8], i: usize) -> [u8; WINDOW] {
 #[inline]
 fn decode_block(
     window: &[u8; WINDOW],
-    escapes: bool,
-    plus_is_space: bool,
     decoded: &mut [u8; DECODE_BLOCK],
     keep: &mut [u8; DECODE_BLOCK],
 ) -> bool {
-    let percent = |c: u8| u8::from(escapes & (c == b'%'));
+    let percent = |c: u8| u8::from(c == b'%');
     // Each byte reads the window at its own offsets: the arithmetic is done again for each
     // offset rather than kept in arrays, whose wide reads at odd offsets would wait on the
     // narrow writes that made them.
@@ -480,7 +464,7 @@ fn decode_block(
         let escape = percent(b);
         let ((hi, hi_ok), (lo, lo_ok)) = (hex_digit(window[j + 3]), hex_digit(window[j + 4]));
         bad |= escape & !(hi_ok & lo_ok);
-        let literal = if plus_is_space & (b == b'+') { b' ' } else { b };
+        let literal = if b == b'+' { b' ' } else { b };
         // All ones for an escape: the decoded byte, else the literal.
         let mask = 0u8.wrapping_sub(escape);
         decoded[j] = ((hi << 4 | lo) & mask) | (literal & !mask);

@@ -33,8 +33,7 @@ pub(crate) use kernels::escaped_count;
 use kernels::run_until;
 use kernels::{all_in, encode_pieces, short_and_clean, write_entries, BUFFER, ONCE};
 pub(crate) use kernels::{count_byte, decode_pairs, is_clean, plain_quoted_len};
-use rules::HEX;
-pub(crate) use rules::{decode_escape, is_unreserved_lookup, Decoding};
+pub(crate) use rules::{decode_escape, is_unreserved_lookup};
 pub use rules::{is_unreserved, DecodeError};
 
 /// Bytes every one of which is unreserved (RFC 3986 §2.3), so that they are their own
@@ -242,64 +241,6 @@ pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 fn encoded_twice_len(bytes: &[u8]) -> usize {
     bytes.len() + 4 * escaped_count(bytes)
-}
-
-/// An encoder's rules for parameter names and values. [`Rules::RFC`] is §3.6; each other switch
-/// is a mistake seen in other implementations, which the diagnosis reproduces.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // independent switches, any combination
-pub(crate) struct Rules {
-    /// Space as `+` (form encoding).
-    pub(crate) space_as_plus: bool,
-    /// `! * ' ( )` left as they are (JavaScript `encodeURIComponent`).
-    pub(crate) sub_delims_literal: bool,
-    /// `~` escaped as `%7E`.
-    pub(crate) tilde_escaped: bool,
-    /// Lowercase hex digits in escapes.
-    pub(crate) lowercase_hex: bool,
-    /// `/ ? : @ , ; = + $ [ ]` left as they are (a generic URL encoder).
-    pub(crate) reserved_literal: bool,
-}
-
-impl Rules {
-    /// RFC 5849 §3.6: every switch off.
-    pub(crate) const RFC: Rules = Rules {
-        space_as_plus: false,
-        sub_delims_literal: false,
-        tilde_escaped: false,
-        lowercase_hex: false,
-        reserved_literal: false,
-    };
-}
-
-/// Percent-encodes `bytes` by `rules` onto the end of `out`; with [`Rules::RFC`], exactly
-/// [`encode_to_vec`].
-pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
-    const LOWER: &[u8; 16] = b"0123456789abcdef";
-    if rules == Rules::RFC {
-        out.reserve(encoded_len(bytes));
-        return encode_to_vec(bytes, out);
-    }
-    let hex = if rules.lowercase_hex { LOWER } else { HEX };
-    for &b in bytes {
-        let literal = match b {
-            b'~' => !rules.tilde_escaped,
-            b' ' if rules.space_as_plus => {
-                out.push(b'+');
-                continue;
-            }
-            b'!' | b'*' | b'\'' | b'(' | b')' => rules.sub_delims_literal,
-            b'/' | b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
-                rules.reserved_literal
-            }
-            _ => is_unreserved_lookup(b),
-        };
-        if literal {
-            out.push(b);
-        } else {
-            out.extend_from_slice(&[b'%', hex[usize::from(b >> 4)], hex[usize::from(b & 15)]]);
-        }
-    }
 }
 
 /// A lazy percent-encoding of a byte slice, made by [`encode`].

@@ -48,17 +48,6 @@ pub(crate) fn is_unreserved_lookup(byte: u8) -> bool {
     UNRESERVED[usize::from(byte)]
 }
 
-/// How the names and values of a query or form body are decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Decoding {
-    /// `%XX` decoded, `+` a space (§3.4.1.3.1): the reference.
-    Form,
-    /// `%XX` decoded, `+` kept as a plus.
-    KeepPlus,
-    /// Nothing decoded: the bytes as on the wire.
-    Raw,
-}
-
 /// A malformed percent-escape found by [`decode`](super::decode) or [`decode_form`](super::decode_form).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {

@@ -9,12 +9,13 @@ use base64::Engine;
 use zeroize::Zeroizing;
 
 use super::cause::Cause;
+use super::wrong::{self, Rules};
 use crate::base_string::{BaseString, BaseUri};
-use crate::collect::{self as collection, BodyParameters, Collect, Protocol};
+use crate::collect::{self as collection, Protocol, Sources};
 use crate::credentials::{Nonce, Timestamp};
-use crate::encode::{self, Rules, Value};
+use crate::encode::Value;
 use crate::error::Error;
-use crate::params::{Decoding, Parameter, Parameters, Source};
+use crate::params::{Parameter, Parameters, Source};
 use crate::request::{Request, Signer};
 use crate::sign::{self, SignatureMethod, SigningKey};
 
@@ -211,24 +212,36 @@ impl<'a> Context<'a> {
                 *value = Some(Value::Unchecked(b""));
             }
         }
-        let collect = Collect {
-            query: !switches.any(&[Cause::QueryNotSigned, Cause::QueryInBaseUri]),
-            body: if switches.has(Cause::FormBodyNotSigned) {
-                BodyParameters::Never
-            } else if switches.has(Cause::NonFormBodySigned) {
-                BodyParameters::Always
-            } else {
-                BodyParameters::OfForm
-            },
-            decoding: if switches.has(Cause::QueryNotDecoded) {
-                Decoding::Raw
-            } else if switches.has(Cause::PlusNotDecoded) {
-                Decoding::KeepPlus
-            } else {
-                Decoding::Form
-            },
+        // What the mistaken collector reads: the RFC's sources, the query left out, the body
+        // taken or left whatever its type, the texts escaped so that the RFC's decoder leaves
+        // what the mistaken decoder left.
+        let rfc = self.request.sources();
+        let query = if switches.any(&[Cause::QueryNotSigned, Cause::QueryInBaseUri]) {
+            &[][..]
+        } else {
+            rfc.query
         };
-        let mut params = collection::collect_all(self.request.sources(), &protocol, collect)?;
+        let form = if switches.has(Cause::FormBodyNotSigned) {
+            false
+        } else {
+            rfc.form || switches.has(Cause::NonFormBodySigned)
+        };
+        let read = |text| {
+            if switches.has(Cause::QueryNotDecoded) {
+                wrong::undecoded(text)
+            } else if switches.has(Cause::PlusNotDecoded) {
+                wrong::plus_kept(text)
+            } else {
+                std::borrow::Cow::Borrowed(text)
+            }
+        };
+        let (query, body) = (read(query), read(rfc.body));
+        let sources = Sources {
+            query: &query,
+            body: &body,
+            form,
+        };
+        let mut params = collection::collect_all(sources, &protocol)?;
         if switches.has(Cause::RealmSigned) {
             if let Some(realm) = self.signer.realm() {
                 params.push(Source::Protocol, b"realm", realm.as_str().as_bytes());
@@ -433,8 +446,8 @@ fn encode_text(bytes: &[u8], rules: Rules, latin1: bool, out: &mut Vec<u8>) {
                 .chars()
                 .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
                 .collect();
-            encode::encode_by(&transcoded, rules, out);
+            wrong::encode_by(&transcoded, rules, out);
         }
-        _ => encode::encode_by(bytes, rules, out),
+        _ => wrong::encode_by(bytes, rules, out),
     }
 }

@@ -23,7 +23,6 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-pub(crate) use crate::encode::Decoding;
 use crate::encode::{self, is_unreserved, Counted, DecodeError, Unreserved, Value};
 
 /// Where a parameter came from.
@@ -240,19 +239,8 @@ impl Parameters {
     ///
     /// A malformed percent-escape, with its offset in `text`. Nothing is added then.
     pub fn extend_urlencoded(&mut self, source: Source, text: &[u8]) -> Result<(), DecodeError> {
-        self.extend_decoded(source, text, Decoding::Form)
-    }
-
-    /// [`Parameters::extend_urlencoded`] with a choice of decoding; the diagnosis reproduces
-    /// other implementations' decoding mistakes with it.
-    pub(crate) fn extend_decoded(
-        &mut self,
-        source: Source,
-        text: &[u8],
-        decoding: Decoding,
-    ) -> Result<(), DecodeError> {
         let (bytes_before, entries_before) = (self.bytes.len(), self.entries.len());
-        let result = self.try_extend_urlencoded(source, text, decoding);
+        let result = self.try_extend_urlencoded(source, text);
         if result.is_err() {
             // What was decoded may hold a PLAINTEXT signature, which is a key.
             zeroize::Zeroize::zeroize(&mut self.bytes[bytes_before..]);
@@ -262,17 +250,12 @@ impl Parameters {
         result
     }
 
-    fn try_extend_urlencoded(
-        &mut self,
-        source: Source,
-        text: &[u8],
-        decoding: Decoding,
-    ) -> Result<(), DecodeError> {
+    fn try_extend_urlencoded(&mut self, source: Source, text: &[u8]) -> Result<(), DecodeError> {
         // Decoded into room made up front (decoding never lengthens), then trimmed.
         let base = self.bytes.len();
         self.bytes.resize(base + text.len(), 0);
         let (bytes, entries) = (&mut self.bytes, &mut self.entries);
-        let n = encode::decode_pairs(text, &mut bytes[base..], decoding, |pair, name| {
+        let n = encode::decode_pairs(text, &mut bytes[base..], |pair, name| {
             entries.push(Entry {
                 source,
                 clean: pair.clean,

@@ -1,0 +1,205 @@
+//! Other implementations' mistakes written out, for the diagnosis alone: an encoder with
+//! their rules, and the texts their decoders read. The signing stages know only the RFC's
+//! rules; the diagnosis reproduces a mistake by handing them what the mistaken code would
+//! have seen, or by encoding here.
+
+use std::borrow::Cow;
+
+use crate::encode;
+
+/// An encoder's rules for parameter names and values. [`Rules::RFC`] is §3.6; each other
+/// switch is a mistake seen in other implementations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // independent switches, any combination
+pub(crate) struct Rules {
+    /// Space as `+` (form encoding).
+    pub(crate) space_as_plus: bool,
+    /// `! * ' ( )` left as they are (JavaScript `encodeURIComponent`).
+    pub(crate) sub_delims_literal: bool,
+    /// `~` escaped as `%7E`.
+    pub(crate) tilde_escaped: bool,
+    /// Lowercase hex digits in escapes.
+    pub(crate) lowercase_hex: bool,
+    /// `/ ? : @ , ; = + $ [ ]` left as they are (a generic URL encoder).
+    pub(crate) reserved_literal: bool,
+}
+
+impl Rules {
+    /// RFC 5849 §3.6: every switch off.
+    pub(crate) const RFC: Rules = Rules {
+        space_as_plus: false,
+        sub_delims_literal: false,
+        tilde_escaped: false,
+        lowercase_hex: false,
+        reserved_literal: false,
+    };
+}
+
+/// Percent-encodes `bytes` by `rules` onto the end of `out`; with [`Rules::RFC`], the signing
+/// code's encoder itself.
+pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
+    const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+    const LOWER: &[u8; 16] = b"0123456789abcdef";
+    if rules == Rules::RFC {
+        out.reserve(encode::encoded_len(bytes));
+        return encode::encode_to_vec(bytes, out);
+    }
+    let hex = if rules.lowercase_hex { LOWER } else { UPPER };
+    for &b in bytes {
+        let literal = match b {
+            b'~' => !rules.tilde_escaped,
+            b' ' if rules.space_as_plus => {
+                out.push(b'+');
+                continue;
+            }
+            b'!' | b'*' | b'\'' | b'(' | b')' => rules.sub_delims_literal,
+            b'/' | b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
+                rules.reserved_literal
+            }
+            _ => encode::is_unreserved(b),
+        };
+        if literal {
+            out.push(b);
+        } else {
+            out.extend_from_slice(&[b'%', hex[usize::from(b >> 4)], hex[usize::from(b & 15)]]);
+        }
+    }
+}
+
+/// What the RFC's decoder must read to decode a query or form body as a decoder that keeps `+`
+/// as a plus (`%XX` decoded): every `+` escaped.
+pub(crate) fn plus_kept(text: &[u8]) -> Cow<'_, [u8]> {
+    escaped(text, b"+")
+}
+
+/// What the RFC's decoder must read to leave a query or form body undecoded (the bytes as on
+/// the wire, split into pairs): every `%` and `+` escaped.
+pub(crate) fn undecoded(text: &[u8]) -> Cow<'_, [u8]> {
+    escaped(text, b"%+")
+}
+
+/// `text` with each byte of `these` written as its escape.
+fn escaped<'a>(text: &'a [u8], these: &[u8]) -> Cow<'a, [u8]> {
+    if !text.iter().any(|b| these.contains(b)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len() + 8);
+    for &b in text {
+        if these.contains(&b) {
+            out.extend_from_slice(if b == b'%' { b"%25" } else { b"%2B" });
+        } else {
+            out.push(b);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Parameters, Source};
+
+    /// The pairs a text decodes to, by the RFC's decoder.
+    fn pairs(text: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+        let mut params = Parameters::new();
+        params.extend_urlencoded(Source::Query, text).unwrap();
+        params
+            .iter()
+            .map(|p| (p.name.to_vec(), p.value.to_vec()))
+            .collect()
+    }
+
+    /// The pairs of `text` split on `&` and the first `=`, each side mapped by `f`.
+    fn split(text: &[u8], f: impl Fn(&[u8]) -> Vec<u8>) -> Vec<(Vec<u8>, Vec<u8>)> {
+        text.split(|&b| b == b'&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| match pair.iter().position(|&b| b == b'=') {
+                Some(eq) => (f(&pair[..eq]), f(&pair[eq + 1..])),
+                None => (f(pair), Vec::new()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_transformed_texts_decode_as_the_mistaken_decoders_do() {
+        for text in [
+            &b"a=1+2&b=%41%2b&c"[..],
+            b"status=Hello+Ladies+%2B+Gentlemen&x=%zz",
+            b"%25=%2525&&+=+",
+            b"plain",
+            b"",
+        ] {
+            // Undecoded: the bytes as on the wire, malformed escapes and all.
+            assert_eq!(pairs(&undecoded(text)), split(text, <[u8]>::to_vec));
+            // `+` kept, `%XX` decoded: what `encode::decode` (not the form decoder) gives.
+            if !text.windows(3).any(|w| w == b"%zz") {
+                let decode = |t: &[u8]| encode::decode(t).unwrap().into_owned();
+                assert_eq!(pairs(&plus_kept(text)), split(text, decode), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn rules_rfc_is_the_encoder_and_each_switch_changes_only_its_bytes() {
+        let all: Vec<u8> = (0..=255).collect();
+        let mut out = Vec::new();
+        encode_by(&all, Rules::RFC, &mut out);
+        assert_eq!(out, encode::encode(&all).to_string().into_bytes());
+        let cases: [(Rules, &[u8], &str); 6] = [
+            (
+                Rules {
+                    space_as_plus: true,
+                    ..Rules::RFC
+                },
+                b"a b+",
+                "a+b%2B",
+            ),
+            (
+                Rules {
+                    sub_delims_literal: true,
+                    ..Rules::RFC
+                },
+                b"!*'()&",
+                "!*'()%26",
+            ),
+            (
+                Rules {
+                    tilde_escaped: true,
+                    ..Rules::RFC
+                },
+                b"~a",
+                "%7Ea",
+            ),
+            (
+                Rules {
+                    lowercase_hex: true,
+                    ..Rules::RFC
+                },
+                b"/\xc3\xa9",
+                "%2f%c3%a9",
+            ),
+            (
+                Rules {
+                    reserved_literal: true,
+                    ..Rules::RFC
+                },
+                b"/?:@,;=+$[]&!",
+                "/?:@,;=+$[]%26%21",
+            ),
+            (
+                Rules {
+                    space_as_plus: true,
+                    reserved_literal: true,
+                    ..Rules::RFC
+                },
+                b"a b+c",
+                "a+b+c",
+            ),
+        ];
+        for (rules, input, expected) in cases {
+            let mut out = Vec::new();
+            encode_by(input, rules, &mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{rules:?}");
+        }
+    }
+}
