@@ -7,6 +7,7 @@ mod common;
 #[path = "../../../../tests/it/hidden.rs"]
 mod hidden;
 
+mod allocations;
 mod bad_input;
 mod diagnose;
 mod issue;
