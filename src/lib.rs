@@ -127,9 +127,3 @@ mod tests {
         assert_send_sync::<crate::base_string::BaseString>();
     }
 }
-
-/// The README's examples, run as doctests (those of the integrations need their features, so
-/// they run with all of them, as `scripts/test` does).
-#[cfg(all(doctest, feature = "http", feature = "serde"))]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;

@@ -49,7 +49,7 @@ pub fn w3() -> Workload {
 impl Workload {
     /// Loads the case and checks the crate's signature of it against the fixture's.
     pub fn load(name: &'static str, file: &str, case_name: &str) -> Self {
-        let path = format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("fixture file");
         let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("fixture JSON");
         let case = cases

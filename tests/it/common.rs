@@ -74,13 +74,18 @@ pub fn request(case: &cases::Case) -> Result<Request<'_>, Error> {
 
 /// The repository's `fixtures/`, from the core's tests or from a crate under `crates/`.
 pub fn fixtures_dir() -> PathBuf {
+    repository().join("fixtures")
+}
+
+/// The repository's root, from the package of any test crate that shares this file: the first
+/// folder up from the package that holds `fixtures/` and `docs/`.
+pub fn repository() -> PathBuf {
     let package = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let here = package.join("fixtures");
-    if here.is_dir() {
-        here
-    } else {
-        package.join("../../fixtures")
-    }
+    package
+        .ancestors()
+        .find(|dir| dir.join("fixtures").is_dir() && dir.join("docs").is_dir())
+        .expect("the repository holds fixtures/ and docs/")
+        .to_path_buf()
 }
 
 /// Every case file in `fixtures/` (all `*.json` but the percent-encoding table), sorted.

@@ -4,8 +4,6 @@
 
 use crate::common;
 
-use std::path::Path;
-
 use common::case_files;
 use common::{fixtures_dir, read_cases, request, signer, Case};
 use oauth1_signer::explain::{Cause, ExplainError, Explainer, Observed, Verdict};
@@ -101,7 +99,7 @@ fn the_fixtures_cover_every_cause_three_times_alone_and_some_pairs() {
 
 #[test]
 fn cause_ids_are_those_of_the_shared_vocabulary() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mismatch-causes.md");
+    let path = common::repository().join("docs/mismatch-causes.md");
     let text = std::fs::read_to_string(&path).expect("docs/mismatch-causes.md is readable");
     let ids: Vec<&str> = text
         .lines()

@@ -160,7 +160,7 @@ fn percent_encoding_table() {
 /// that the repository explains itself.
 #[test]
 fn the_request_case_format_is_in_docs() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::repository();
     let ours = std::fs::read_to_string(root.join("docs/request-cases.md")).unwrap();
     assert!(ours.starts_with("# Request cases"));
 }

@@ -35,11 +35,7 @@ fn credentials_signers_and_signatures() {
 #[test]
 fn private_keys_and_their_errors() {
     let cases: Vec<serde_json::Value> = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/published.json"
-        ))
-        .unwrap(),
+        &std::fs::read_to_string(crate::common::fixtures_dir().join("published.json")).unwrap(),
     )
     .unwrap();
     let pem = cases
