@@ -307,6 +307,25 @@ impl Signer {
         self.sign(request, &Nonce::generate()?, Timestamp::now()?)
     }
 
+    /// Signs a request given by its parts with a fresh nonce and the system clock's time, as
+    /// [`sign_now`](Self::sign_now) signs a [`Request`].
+    ///
+    /// ```
+    /// use oauth1_signer::{Consumer, RequestParts, Signer};
+    ///
+    /// let request = RequestParts::new("GET", "https://api.example.com/1/photos")?.query("size", "large");
+    /// let signed = Signer::new(Consumer::new("key", "secret")).sign_parts_now(&request)?;
+    /// assert!(signed.authorization().contains("oauth_nonce=\""));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Signer::sign_parts`], [`Nonce::generate`] and [`Timestamp::now`].
+    pub fn sign_parts_now(&self, request: &RequestParts) -> Result<Signed, Error> {
+        self.sign_parts(request, &Nonce::generate()?, Timestamp::now()?)
+    }
+
     /// Signs `request` with the given nonce and timestamp: the same inputs always give the
     /// same base string and, for every method but RSA with a new key, the same signature.
     ///

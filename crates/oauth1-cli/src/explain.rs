@@ -142,20 +142,24 @@ pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
 }
 
-/// `oauth1 explain` with flags: the verdict, the causes in words, and the two base strings.
-pub(crate) fn one(mut args: ExplainArgs) -> Result<(), String> {
+/// `oauth1 explain` with flags: the verdict, the causes in words, and the two base strings;
+/// whether the request matched what the other side produced (every entry of a HAR file).
+pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
     if let Some(path) = args.sign.har.take() {
         let json = args.json;
-        return crate::capture::each_har_entry(
+        let mut all_match = true;
+        crate::capture::each_har_entry(
             &path,
             args.sign.entry,
             json,
             &args,
             |mut args, label, capture| {
                 args.sign.captured = Some((label, capture));
-                one(args)
+                all_match &= one(args)?;
+                Ok(())
             },
-        );
+        )?;
+        return Ok(all_match);
     }
     let label = args.sign.captured.as_ref().map(|(label, _)| label.clone());
     let echoed = match &args.server_response {
@@ -196,16 +200,18 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
 
+    let matched = explanation.verdict() == Verdict::Match;
     if args.json {
         println!("{}", to_json(&answer_line(label.as_deref(), &explanation)));
-        return Ok(());
+        return Ok(matched);
     }
     report(
         &mut std::io::stdout().lock(),
         &explanation,
         observed.base_string.as_deref(),
     )
-    .map_err(|e| format!("writing: {e}"))
+    .map_err(|e| format!("writing: {e}"))?;
+    Ok(matched)
 }
 
 /// The explanation as `oauth1 explain` prints it: the verdict, the causes in words, the two
@@ -235,10 +241,11 @@ pub(crate) fn report(
     }
     let reference = explanation.reference_base_string().as_str();
     writeln!(out, "reference:  {reference}")?;
-    // With only a signature observed, the other side's base string is the reproduced one.
+    // With only a signature observed, the other side's base string is the one that reproduces
+    // it: not observed, but reproduced.
     let (label, theirs) = match (observed_base_string, explanation.reproduced_base_string()) {
         (Some(observed), _) => ("observed", Some(observed)),
-        (None, Some(reproduced)) => ("theirs", Some(reproduced.as_str())),
+        (None, Some(reproduced)) => ("reproduced", Some(reproduced.as_str())),
         (None, None) => ("", None),
     };
     if let Some(theirs) = theirs {

@@ -137,10 +137,12 @@ pub(crate) struct SignArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) private_key_file: Option<PathBuf>,
 
-    /// oauth_nonce; a random one when absent.
+    /// oauth_nonce; for sign, a random one when absent (explain needs the one the other side
+    /// signed with).
     #[arg(long)]
     pub(crate) nonce: Option<String>,
-    /// oauth_timestamp in seconds; the clock's when absent.
+    /// oauth_timestamp in seconds; for sign, the clock's when absent (explain needs the one the
+    /// other side signed with).
     #[arg(long)]
     pub(crate) timestamp: Option<String>,
     /// realm of the Authorization header.

@@ -51,6 +51,8 @@ enum Command {
     /// Verify a received request as a server would: every check, and the first that fails.
     Verify(Box<VerifyArgs>),
     /// Explain why the other side's signature or base string differs from this request's.
+    /// Exit status, as diff's: 0 when they match, 1 when they differ (explained or not), 2 on
+    /// an error.
     Explain(Box<ExplainArgs>),
     /// Get token credentials from a provider: the three-legged flow, with a loopback callback
     /// (or the verifier typed in, with --callback oob).
@@ -68,22 +70,27 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Sign(args) if args.jsonl => sign::jsonl(),
-        Command::Sign(args) => sign::one(*args),
-        Command::Verify(args) if args.jsonl => verify::jsonl(),
-        Command::Verify(args) => verify::one(*args),
-        Command::Explain(args) if args.sign.jsonl => explain::jsonl(),
-        Command::Explain(args) => explain::one(*args),
-        Command::Authorize(args) => authorize::run(&args),
-        Command::Send(args) => send::run(&args),
-        Command::Encode { value } => encode(&value),
+    // `explain` answers as diff does: 0 for a match, 1 for a mismatch, 2 for an error.
+    let (result, failure) = match cli.command {
+        Command::Sign(args) if args.jsonl => (sign::jsonl(), 1),
+        Command::Sign(args) => (sign::one(*args), 1),
+        Command::Verify(args) if args.jsonl => (verify::jsonl(), 1),
+        Command::Verify(args) => (verify::one(*args), 1),
+        Command::Explain(args) if args.sign.jsonl => (explain::jsonl(), 2),
+        Command::Explain(args) => match explain::one(*args) {
+            Ok(true) => (Ok(()), 2),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => (Err(e), 2),
+        },
+        Command::Authorize(args) => (authorize::run(&args), 1),
+        Command::Send(args) => (send::run(&args), 1),
+        Command::Encode { value } => (encode(&value), 1),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
-            ExitCode::FAILURE
+            ExitCode::from(failure)
         }
     }
 }

@@ -144,6 +144,13 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     if status.is_success() {
         return Ok(());
     }
+    if let Some((problem, advice)) = problem_report(&answer) {
+        // The body as sent is on standard output; the report, decoded, beside the status.
+        eprintln!("problem:    {problem}");
+        if let Some(advice) = advice {
+            eprintln!("advice:     {advice}");
+        }
+    }
     if matches!(status.as_u16(), 400 | 401) {
         let text = String::from_utf8_lossy(&answer[..answer.len().min(MAX_SEARCHED)]);
         if let Some(echoed) = find_base_string(&text) {
@@ -163,6 +170,22 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         }
     }
     Err(format!("the server answered {status}"))
+}
+
+/// The server's OAuth Problem Reporting answer, decoded: `oauth_problem` and
+/// `oauth_problem_advice`, when the body is one.
+fn problem_report(body: &[u8]) -> Option<(String, Option<String>)> {
+    let mut params = oauth1_signer::params::Parameters::new();
+    params
+        .extend_urlencoded(oauth1_signer::params::Source::FormBody, body.trim_ascii())
+        .ok()?;
+    let text = |name: &[u8]| {
+        params
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| String::from_utf8_lossy(p.value).into_owned())
+    };
+    Some((text(b"oauth_problem")?, text(b"oauth_problem_advice")))
 }
 
 enum Body {

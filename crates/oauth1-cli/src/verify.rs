@@ -268,6 +268,7 @@ fn invalid(e: &VerifyError) -> Result<(), String> {
             problem.status(),
             problem.to_urlencoded()
         );
+        println!("advice:        {}", problem.advice());
     }
     Err(format!("the request does not verify ({})", e.reason()))
 }

@@ -487,6 +487,12 @@ impl Problem {
         self.name
     }
 
+    /// `oauth_problem_advice`, as text: what the client should change.
+    #[must_use]
+    pub fn advice(&self) -> &str {
+        &self.advice
+    }
+
     /// The body, `application/x-www-form-urlencoded`: `oauth_problem`, the parameter the
     /// problem defines when it has one (`oauth_parameters_absent`,
     /// `oauth_acceptable_timestamps`, …) and `oauth_problem_advice`.

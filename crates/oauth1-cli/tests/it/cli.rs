@@ -310,6 +310,11 @@ fn verify_prints_the_verdict_and_fails_when_the_request_does_not_verify() {
         out.contains("\nanswer:        401 oauth_problem=signature_invalid&"),
         "{out}"
     );
+    // The advice decoded, as a person reads it.
+    assert!(
+        out.contains("\nadvice:        the signature does not match"),
+        "{out}"
+    );
     assert_eq!(
         text(&bad.stderr),
         "error: the request does not verify (bad-signature)\n"
@@ -491,7 +496,8 @@ fn explain_finds_the_echoed_base_string_and_names_the_cause() {
     let mut args = x_explain_args();
     args.extend(["--server-response", path.to_str().unwrap()]);
     let output = oauth1(&args, b"", &X_SECRETS);
-    assert!(output.status.success(), "{}", text(&output.stderr));
+    // A mismatch, explained: exit status 1, as diff's for a difference.
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "verdict:    explained", "{stdout}");
@@ -516,8 +522,20 @@ fn explain_finds_the_echoed_base_string_and_names_the_cause() {
     // A signature alone: the other side's base string is the reproduced one.
     let mut args = x_explain_args();
     args.extend(["--observed-signature", "hCtSmYh+iHYCEqBWrE7C7hYmtUk="]);
-    let stdout = text(&oauth1(&args, b"", &X_SECRETS).stdout);
+    let output = oauth1(&args, b"", &X_SECRETS);
+    let stdout = text(&output.stdout);
     assert!(stdout.starts_with("verdict:    match\n"), "{stdout}");
+    assert_eq!(output.status.code(), Some(0));
+    // A signature that another encoding reproduces: its base string is the reproduced one,
+    // named so (it was not observed).
+    // HMAC-SHA1 of the plus-for-space base string above, by Python's hmac, hashlib and base64.
+    let mut args = x_explain_args();
+    args.extend(["--observed-signature", "Il5C7oPhfqV+nSqa3WoH4988Ll0="]);
+    let output = oauth1(&args, b"", &X_SECRETS);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("\nreproduced: POST&"), "{stdout}");
+    assert!(stdout.contains("\n  reproduced "), "{stdout}");
 
     // Without nonce, or with nothing to explain: errors that say what to give.
     let args: Vec<&str> = x_explain_args()
@@ -525,7 +543,8 @@ fn explain_finds_the_echoed_base_string_and_names_the_cause() {
         .filter(|a| !a.starts_with("kYjz") && *a != "--nonce")
         .collect();
     let output = oauth1(&args, b"", &X_SECRETS);
-    assert!(!output.status.success());
+    // An error: exit status 2, as diff's for trouble.
+    assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         text(&output.stderr),
         "error: --nonce is needed: the oauth_nonce the other side signed\n"

@@ -170,8 +170,19 @@ fn a_refusal_fails_and_an_echoed_base_string_is_diagnosed() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(text(&out.stderr).starts_with("HTTP/1.1 401 Unauthorized\n"));
-    assert!(text(&out.stderr).ends_with("error: the server answered 401 Unauthorized\n"));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("HTTP/1.1 401 Unauthorized\n"),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("error: the server answered 401 Unauthorized\n"));
+    // The body as sent on standard output; its problem report decoded on standard error.
+    assert!(text(&out.stdout).starts_with("oauth_problem=signature_invalid&"));
+    assert!(
+        stderr
+            .contains("\nproblem:    signature_invalid\nadvice:     the signature does not match"),
+        "{stderr}"
+    );
 
     // The mistaken server echoes its base string: the diagnosis names its mistake.
     let out = send(&[&format!("{origin}/mistaken?q=two words")]);
