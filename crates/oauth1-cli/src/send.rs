@@ -144,13 +144,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     if status.is_success() {
         return Ok(());
     }
-    if let Some((problem, advice)) = problem_report(&answer) {
-        // The body as sent is on standard output; the report, decoded, beside the status.
-        eprintln!("problem:    {problem}");
-        if let Some(advice) = advice {
-            eprintln!("advice:     {advice}");
-        }
-    }
+    report_problem(&answer);
     if matches!(status.as_u16(), 400 | 401) {
         let text = String::from_utf8_lossy(&answer[..answer.len().min(MAX_SEARCHED)]);
         if let Some(echoed) = find_base_string(&text) {
@@ -170,6 +164,17 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         }
     }
     Err(format!("the server answered {status}"))
+}
+
+/// Prints the server's problem report, decoded, on standard error beside the status: the body
+/// as sent is on standard output.
+fn report_problem(answer: &[u8]) {
+    if let Some((problem, advice)) = problem_report(answer) {
+        eprintln!("problem:    {problem}");
+        if let Some(advice) = advice {
+            eprintln!("advice:     {advice}");
+        }
+    }
 }
 
 /// The server's OAuth Problem Reporting answer, decoded: `oauth_problem` and
