@@ -126,6 +126,11 @@ impl fmt::Display for Error {
     #[allow(clippy::too_many_lines)] // one message a variant
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Error::InvalidUrl {
+                source: url::ParseError::RelativeUrlWithoutBase,
+            } => f.write_str(
+                "invalid URL: relative URL without a base: give the whole URL, with its scheme and host, such as https://host/path",
+            ),
             Error::InvalidUrl { source } => write!(f, "invalid URL: {source}"),
             Error::UrlWithoutHost => f.write_str(
                 "invalid URL: no host after the scheme: write it as http://host/path or https://host/path",

@@ -459,7 +459,7 @@ impl Curl {
                         }
                         "--data-raw" => curl.data.push(value.into_bytes()),
                         "--data-binary" => curl.data.push(read_data(&value, true)?),
-                        "--data-urlencode" => curl.data.push(urlencoded(&value)?),
+                        "--data-urlencode" => curl.data.push(data_urlencode(&value)?),
                         // -d, --data, --data-ascii: a file's line ends are dropped.
                         _ => curl.data.push(read_data(&value, false)?),
                     }
@@ -520,9 +520,23 @@ fn read_data(value: &str, binary: bool) -> Result<Vec<u8>, CaptureError> {
     })
 }
 
-/// `--data-urlencode`: `content`, `=content`, `name=content`, `@file` or `name@file`, the
-/// content percent-encoded as curl encodes it (all but the unreserved characters).
-fn urlencoded(value: &str) -> Result<Vec<u8>, CaptureError> {
+/// The data of curl's `--data-urlencode VALUE`: `content`, `=content`, `name=content`, `@file`
+/// or `name@file` (the file read whole, line breaks kept), the content percent-encoded as
+/// curl encodes it (all but the unreserved characters) and the name as it is. `oauth1 send
+/// --data-urlencode` sends what curl would.
+///
+/// ```
+/// use oauth1_capture::data_urlencode;
+///
+/// assert_eq!(data_urlencode("status=Hello Ladies + Gentlemen")?, b"status=Hello%20Ladies%20%2B%20Gentlemen");
+/// assert_eq!(data_urlencode("=a&b")?, b"a%26b");
+/// # Ok::<(), oauth1_capture::CaptureError>(())
+/// ```
+///
+/// # Errors
+///
+/// A file that cannot be read.
+pub fn data_urlencode(value: &str) -> Result<Vec<u8>, CaptureError> {
     let (name, content) = match value.find(['=', '@']) {
         Some(at) if value.as_bytes()[at] == b'=' => {
             (&value[..at], value.as_bytes()[at + 1..].to_vec())

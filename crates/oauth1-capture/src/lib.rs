@@ -10,6 +10,8 @@ mod curl;
 mod har;
 mod http;
 
+pub use curl::data_urlencode;
+
 /// A captured request: what a server received, before any OAuth processing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Capture {

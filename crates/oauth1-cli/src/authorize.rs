@@ -82,7 +82,7 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
 
     let temporary = provider
         .temporary_credentials_blocking(&client, &signer, &callback)
-        .map_err(|e| format!("temporary credentials: {e}"))?;
+        .map_err(|e| format!("temporary credentials: {}", crate::input::with_causes(&e)))?;
     let url = provider.authorization_url(&temporary);
     let mut stderr = std::io::stderr().lock();
     let _ = writeln!(
@@ -98,7 +98,7 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
     };
     let credentials = provider
         .token_credentials_blocking(&client, &signer, &temporary, &verifier)
-        .map_err(|e| format!("token credentials: {e}"))?;
+        .map_err(|e| format!("token credentials: {}", crate::input::with_causes(&e)))?;
 
     let token = credentials.token();
     let secret = String::from_utf8_lossy(token.secret().expose()).into_owned();

@@ -274,3 +274,36 @@ pub(crate) fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<Str
     })
     .transpose()
 }
+
+/// An error and every cause under it, as one line: an HTTP client's error says only what it
+/// was doing ("error sending request for url (…)"), its causes say why (connection refused, a
+/// name that does not resolve, a certificate, a timeout).
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let said = e.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = e.source();
+    }
+    text
+}
+
+/// The URL a user typed, parsed, or what is wrong with it and what to write instead.
+pub(crate) fn url(text: &str) -> Result<reqwest::Url, String> {
+    match reqwest::Url::parse(text) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+        Ok(url) => Err(format!(
+            "the URL {text:?} has the scheme {:?}: give an http or https URL",
+            url.scheme()
+        )),
+        Err(url::ParseError::RelativeUrlWithoutBase) => Err(format!(
+            "the URL {text:?} has no scheme: write it whole, such as https://{}",
+            text.trim_start_matches('/')
+        )),
+        Err(e) => Err(format!("the URL {text:?} is not valid: {e}")),
+    }
+}

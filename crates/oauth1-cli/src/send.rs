@@ -29,6 +29,11 @@ pub(crate) struct SendArgs {
     /// breaks. The Content-Type is application/x-www-form-urlencoded unless -H gives one.
     #[arg(short = 'd', long = "data", value_name = "DATA", conflicts_with_all = ["data_binary", "form"])]
     pub(crate) data: Vec<String>,
+    /// Form data percent-encoded first, as curl's --data-urlencode: content, =content,
+    /// name=content (only content encoded), @FILE or name@FILE; repeatable, joined with & after
+    /// the -d data. A '+' in it is sent as %2B, so the server reads a plus, not a space.
+    #[arg(long = "data-urlencode", value_name = "DATA", conflicts_with_all = ["data_binary", "form"])]
+    pub(crate) data_urlencode: Vec<String>,
     /// The body as it is, or @FILE; give its Content-Type with -H (a form is signed).
     #[arg(long, value_name = "DATA", conflicts_with = "form")]
     pub(crate) data_binary: Option<String>,
@@ -80,35 +85,8 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         .map_err(|e| format!("starting the HTTP client: {e}"))?;
     let http_method = reqwest::Method::from_bytes(method.as_bytes())
         .map_err(|_| format!("invalid method {method:?}: a method is an HTTP token such as GET"))?;
-    let mut builder = client.request(http_method, &args.url);
-    let mut content_type = None;
-    for header in &args.headers {
-        let (name, value) = header
-            .split_once(':')
-            .ok_or_else(|| format!("-H {header:?}: give a header as 'Name: value'"))?;
-        let (name, value) = (name.trim(), value.trim());
-        if name.eq_ignore_ascii_case("content-type") {
-            content_type = Some(value.to_owned());
-        }
-        builder = builder.header(name, value);
-    }
-    let sent_body = match body {
-        Body::None => Vec::new(),
-        Body::Bytes(bytes) => {
-            if content_type.is_none() {
-                // As curl does: data without a Content-Type is a form.
-                content_type = Some("application/x-www-form-urlencoded".to_owned());
-                builder = builder.header("content-type", "application/x-www-form-urlencoded");
-            }
-            builder = builder.body(bytes.clone());
-            bytes
-        }
-        Body::Multipart(form) => {
-            builder = builder.multipart(form);
-            Vec::new()
-        }
-    };
-    let mut request = builder.build().map_err(|e| format!("the request: {e}"))?;
+    let builder = client.request(http_method, crate::input::url(&args.url)?);
+    let (mut request, content_type, sent_body) = with_headers_and_body(builder, args, body)?;
     let nonce = Nonce::generate().map_err(|e| e.to_string())?;
     let timestamp = Timestamp::now().map_err(|e| e.to_string())?;
     request
@@ -117,7 +95,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
 
     let response = client
         .execute(request)
-        .map_err(|e| format!("sending the request: {e}"))?;
+        .map_err(|e| format!("sending the request: {}", crate::input::with_causes(&e)))?;
     let status = response.status();
     let mut head = format!("{:?} {status}\n", response.version());
     for (name, value) in response.headers() {
@@ -166,6 +144,46 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     Err(format!("the server answered {status}"))
 }
 
+/// The request with the `-H` headers and the body; its `Content-Type` and the bytes sent
+/// (none for a multipart body, which is streamed and not signed).
+fn with_headers_and_body(
+    mut builder: reqwest::blocking::RequestBuilder,
+    args: &SendArgs,
+    body: Body,
+) -> Result<(reqwest::blocking::Request, Option<String>, Vec<u8>), String> {
+    let mut content_type = None;
+    for header in &args.headers {
+        let (name, value) = header
+            .split_once(':')
+            .ok_or_else(|| format!("-H {header:?}: give a header as 'Name: value'"))?;
+        let (name, value) = (name.trim(), value.trim());
+        if name.eq_ignore_ascii_case("content-type") {
+            content_type = Some(value.to_owned());
+        }
+        builder = builder.header(name, value);
+    }
+    let sent_body = match body {
+        Body::None => Vec::new(),
+        Body::Bytes(bytes) => {
+            if content_type.is_none() {
+                // As curl does: data without a Content-Type is a form.
+                content_type = Some("application/x-www-form-urlencoded".to_owned());
+                builder = builder.header("content-type", "application/x-www-form-urlencoded");
+            }
+            builder = builder.body(bytes.clone());
+            bytes
+        }
+        Body::Multipart(form) => {
+            builder = builder.multipart(form);
+            Vec::new()
+        }
+    };
+    let request = builder
+        .build()
+        .map_err(|e| format!("the request: {}", crate::input::with_causes(&e)))?;
+    Ok((request, content_type, sent_body))
+}
+
 /// Prints the server's problem report, decoded, on standard error beside the status: the body
 /// as sent is on standard output.
 fn report_problem(answer: &[u8]) {
@@ -199,8 +217,8 @@ enum Body {
     Multipart(multipart::Form),
 }
 
-/// The body the flags give: `-d` (joined with `&`, as curl joins them), `--data-binary`, or
-/// `-F` parts.
+/// The body the flags give: `-d` and `--data-urlencode` (joined with `&`, as curl joins
+/// them), `--data-binary`, or `-F` parts.
 fn body(args: &SendArgs) -> Result<Body, String> {
     if !args.form.is_empty() {
         let mut form = multipart::Form::new();
@@ -223,7 +241,7 @@ fn body(args: &SendArgs) -> Result<Body, String> {
             None => data.clone().into_bytes(),
         }));
     }
-    if args.data.is_empty() {
+    if args.data.is_empty() && args.data_urlencode.is_empty() {
         return Ok(Body::None);
     }
     let mut joined = Vec::new();
@@ -240,6 +258,14 @@ fn body(args: &SendArgs) -> Result<Body, String> {
             ),
             None => joined.extend_from_slice(data.as_bytes()),
         }
+    }
+    for data in &args.data_urlencode {
+        if !joined.is_empty() {
+            joined.push(b'&');
+        }
+        let encoded = oauth1_capture::data_urlencode(data)
+            .map_err(|e| format!("--data-urlencode {data:?}: {e}"))?;
+        joined.extend_from_slice(&encoded);
     }
     Ok(Body::Bytes(joined))
 }

@@ -118,6 +118,22 @@ fn requests_of_every_shape_are_signed_and_accepted() {
         "{answer}"
     );
 
+    // --data-urlencode, as curl's: the '+' arrives a plus; with -d the server reads a space.
+    let out = send(&["--data-urlencode", "status=Hello Ladies + Gentlemen", &echo]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let answer = text(&out.stdout);
+    assert!(
+        answer.contains("status=Hello%20Ladies%20%2B%20Gentlemen"),
+        "{answer}"
+    );
+    let out = send(&["-d", "status=Hello Ladies + Gentlemen", &echo]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("status=Hello%20Ladies%20%20%20Gentlemen"),
+        "{}",
+        text(&out.stdout)
+    );
+
     // A multipart upload with a file: signed, not read.
     let dir = std::env::temp_dir().join(format!("oauth1-send-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -209,6 +225,30 @@ fn bad_flags_are_clear_errors() {
     assert_eq!(
         text(&out.stderr),
         "error: -H \"no colon\": give a header as 'Name: value'\n"
+    );
+    // A URL without its scheme, and a server that is not there: said so, with the cause.
+    let out = send(&["api.example.com/1.1/statuses/home_timeline.json"]);
+    assert_eq!(
+        text(&out.stderr),
+        "error: the URL \"api.example.com/1.1/statuses/home_timeline.json\" has no scheme: write it whole, such as https://api.example.com/1.1/statuses/home_timeline.json\n"
+    );
+    let out = send(&["ftp://example.com/x"]);
+    assert_eq!(
+        text(&out.stderr),
+        "error: the URL \"ftp://example.com/x\" has the scheme \"ftp\": give an http or https URL\n"
+    );
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let out = send(&[&format!("http://127.0.0.1:{port}/x")]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: sending the request: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.to_lowercase().contains("connection refused"),
+        "{stderr}"
     );
     let out = send(&["-F", "media=@/nonexistent/file", "http://127.0.0.1:9/"]);
     assert!(

@@ -283,7 +283,7 @@ fn origins_are_checked() {
     );
     assert_eq!(
         error("example.com"),
-        "invalid URL: relative URL without a base"
+        "invalid URL: relative URL without a base: give the whole URL, with its scheme and host, such as https://host/path"
     );
 }
 
