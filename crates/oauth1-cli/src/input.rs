@@ -307,3 +307,20 @@ pub(crate) fn url(text: &str) -> Result<reqwest::Url, String> {
         Err(e) => Err(format!("the URL {text:?} is not valid: {e}")),
     }
 }
+
+/// Warns on standard error of credentials that sign but that no server would accept: an
+/// empty consumer key, and a token without its secret (signed with an empty one, which a
+/// server holding the real secret refuses, and which `explain` cannot tell from any other
+/// wrong secret).
+pub(crate) fn warn_of_likely_mistakes(consumer_key: &str, token: Option<&str>, token_secret: bool) {
+    if consumer_key.is_empty() {
+        eprintln!(
+            "warning: the consumer key is empty: give the one the provider issued (--consumer-key)"
+        );
+    }
+    if token.is_some_and(|t| !t.is_empty()) && !token_secret {
+        eprintln!(
+            "warning: --token without its secret: signing with an empty token secret; set OAUTH1_TOKEN_SECRET (or --token-secret)"
+        );
+    }
+}

@@ -275,6 +275,11 @@ fn read(path: &str) -> Result<Vec<u8>, String> {
 }
 
 fn signer(args: &SendArgs) -> Result<Signer, String> {
+    crate::input::warn_of_likely_mistakes(
+        &args.consumer.consumer_key,
+        args.token.as_deref(),
+        args.token_secret.is_some(),
+    );
     let mut signer = args.consumer.signer()?;
     if let Some(token) = &args.token {
         let secret = args.token_secret.clone().unwrap_or_default();

@@ -53,6 +53,11 @@ impl FromFlags {
             );
         }
         let text = |e: Error| e.to_string();
+        crate::input::warn_of_likely_mistakes(
+            args.consumer_key.as_deref().unwrap_or_default(),
+            args.token.as_deref(),
+            args.token_secret.is_some(),
+        );
 
         let mut signer = consumer_signer(
             args.consumer_key.as_deref().unwrap_or_default(),

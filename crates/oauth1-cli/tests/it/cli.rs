@@ -737,3 +737,37 @@ fn a_header_that_cannot_say_the_request_is_a_clear_error() {
     assert!(run(APPENDIX_A_HEADER, &["--nonce", "n"])
         .contains("the argument '--authorization <HEADER>' cannot be used with '--nonce <NONCE>'"));
 }
+
+#[test]
+fn likely_mistakes_are_warned_of_and_still_signed() {
+    let url = "https://api.example.com/1/x";
+    let base = ["sign", "--url", url, "--nonce", "n", "--timestamp", "1"];
+    // A token without its secret: signed with an empty one, and said so.
+    let mut args = base.to_vec();
+    args.extend(["--consumer-key", "key", "--token", "tok"]);
+    let out = oauth1(&args, b"", &[("OAUTH1_CONSUMER_SECRET", "cs")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "warning: --token without its secret: signing with an empty token secret; set OAUTH1_TOKEN_SECRET (or --token-secret)\n"
+    );
+    // With its secret, nothing is said.
+    let out = oauth1(
+        &args,
+        b"",
+        &[
+            ("OAUTH1_CONSUMER_SECRET", "cs"),
+            ("OAUTH1_TOKEN_SECRET", "ts"),
+        ],
+    );
+    assert_eq!(text(&out.stderr), "");
+    // An empty consumer key.
+    let mut args = base.to_vec();
+    args.extend(["--consumer-key", ""]);
+    let out = oauth1(&args, b"", &[("OAUTH1_CONSUMER_SECRET", "cs")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "warning: the consumer key is empty: give the one the provider issued (--consumer-key)\n"
+    );
+}
