@@ -68,8 +68,10 @@ use oauth1_signer::{BodyHash, Nonce, Signed, Signer, Timestamp};
 
 mod error;
 mod provider;
+mod session;
 pub use error::SignError;
 pub use provider::{FetchError, Provider, EXCERPT_CHARS, MAX_ANSWER_BYTES};
+pub use session::Session;
 
 mod sealed {
     use ::http::{HeaderMap, Method};
@@ -212,7 +214,12 @@ impl SignExt for reqwest::blocking::Request {}
 /// use oauth1_signer::{Consumer, Signer, Token};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
+/// // The middleware follows redirects itself, signing each hop anew: the client under it
+/// // must not.
+/// let http = reqwest::Client::builder()
+///     .redirect(reqwest::redirect::Policy::none())
+///     .build()?;
+/// let client = reqwest_middleware::ClientBuilder::new(http)
 ///     .with(OAuth1Middleware::new(Signer::new(Consumer::new("app key", "app secret"))))
 ///     .build();
 /// let alice = Token::new("alice's token", "alice's token secret");

@@ -207,6 +207,8 @@ pub enum FetchError {
     Answer(FlowError),
     /// The answer's body could not be read (blocking client).
     Read(std::io::Error),
+    /// A [`Session`](crate::Session) asked to finish a flow it has not started.
+    NotStarted,
 }
 
 impl fmt::Display for FetchError {
@@ -238,6 +240,9 @@ impl fmt::Display for FetchError {
             ),
             FetchError::Answer(e) => write!(f, "reading the provider's answer: {e}"),
             FetchError::Read(e) => write!(f, "reading the provider's answer: {e}"),
+            FetchError::NotStarted => f.write_str(
+                "the flow has not started: call Session::authorization_url first, or resume with the temporary credentials it kept",
+            ),
         }
     }
 }
@@ -249,7 +254,7 @@ impl std::error::Error for FetchError {
             FetchError::Http(e) => Some(e),
             FetchError::Answer(e) => Some(e),
             FetchError::Read(e) => Some(e),
-            FetchError::Status { .. } | FetchError::TooLarge => None,
+            FetchError::Status { .. } | FetchError::TooLarge | FetchError::NotStarted => None,
         }
     }
 }

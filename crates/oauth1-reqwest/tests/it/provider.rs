@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use oauth1_reqwest::{FetchError, Provider, SignExt};
+use oauth1_reqwest::{FetchError, Provider, Session, SignExt};
 use oauth1_signer::flow::{Callback, Confirmation, FlowError};
 use oauth1_signer::{Consumer, Signer};
 
@@ -248,4 +248,56 @@ async fn one_client_signs_for_each_user_its_request_names() {
     // A token the provider does not hold for this consumer: refused.
     let (status, _) = get(Some(SignAs::token(Token::new("stranger", "s")))).await;
     assert_eq!(status, 401);
+}
+
+/// The whole flow through a `Session`, as a newcomer writes it: the authorization URL, the
+/// callback URL whole (as the browser arrives with it), then requests signed as the user.
+#[tokio::test]
+async fn a_session_carries_the_flow_and_then_signs_as_the_user() {
+    let origin = provider().await;
+    let mut session = Session::new(endpoints(&origin, "/initiate", "/token"), consumer());
+    let url = session
+        .authorization_url("https://client.example/ready")
+        .await
+        .unwrap();
+    assert_eq!(
+        url.as_str(),
+        format!("{origin}/authorize?oauth_token={}", TEMPORARY.0)
+    );
+    // The browser: the provider approves and redirects to the callback.
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let answer = browser.get(url).send().await.unwrap();
+    let redirected = answer.headers()["location"].to_str().unwrap().to_owned();
+    assert!(redirected.starts_with("https://client.example/ready?oauth_token="));
+
+    // The callback arrives at another instance: the flow resumes from the kept credentials.
+    let temporary = session.temporary().unwrap().clone();
+    let mut session =
+        Session::new(endpoints(&origin, "/initiate", "/token"), consumer()).resume(temporary);
+    let credentials = session.authorize(&redirected).await.unwrap();
+    assert_eq!(credentials.token().key(), TOKEN.0);
+    assert!(session.temporary().is_none());
+    let response = session
+        .client()
+        .unwrap()
+        .get(format!("{origin}/resource"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.text().await.unwrap(), format!("hello {}", TOKEN.0));
+
+    // Another flow's callback is refused before anything is sent.
+    let mut other = Session::new(endpoints(&origin, "/initiate", "/token"), consumer());
+    other.authorization_url("oob").await.unwrap();
+    let e = other
+        .authorize("https://client.example/ready?oauth_token=someone-else&oauth_verifier=v")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, FetchError::Answer(FlowError::TokenMismatch)),
+        "{e}"
+    );
 }
