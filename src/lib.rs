@@ -78,6 +78,9 @@
 //! them, and their memory is zeroized on drop. Errors never contain them, nor a PLAINTEXT
 //! signature (which is the key).
 
+// docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod base_string;
 mod collect;
 pub mod credentials;

@@ -4,6 +4,9 @@
 //! command line's `--curl`, `--http` and `--har` read, so that a mismatched signature can be
 //! explained from what the other side actually sent.
 
+// docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 use std::fmt;
 
 mod curl;

@@ -3,6 +3,9 @@
 //! them, and the answer to one `oauth1 sign --jsonl` line. The command line, the tests, the
 //! benchmarks and the fuzz targets all read it from here.
 
+// docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 use oauth1_server::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
 use oauth1_signer::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Token,

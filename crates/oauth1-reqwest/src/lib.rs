@@ -1,6 +1,20 @@
 //! OAuth 1.0a for `reqwest` clients, on the `oauth1-signer` core: a middleware for `reqwest-middleware`, an
 //! extension trait for a plain [`reqwest::Request`] (or, with the feature `blocking`, a
-//! `reqwest::blocking::Request`), and the three-legged flow over HTTP ([`Provider`]).
+//! `reqwest::blocking::Request`), and the three-legged flow over HTTP ([`Session`],
+//! [`Provider`]).
+//!
+//! - **Get a user's token credentials**: [`Session`] runs the three-legged flow (the
+//!   authorization URL, the callback URL whole) and then hands a client that signs as the user.
+//! - **Sign every request of a client**: [`OAuth1Middleware`], below; one client serves many
+//!   users with [`SignAs`] on each request.
+//! - **Sign one built request**: [`SignExt`].
+//! - **Upload a file**: a multipart body is signed without being read (see the end).
+//!
+//! Features: `blocking`, `SignExt` for `reqwest::blocking::Request` and the blocking helpers of
+//! [`Provider`]. `reqwest` is used without its default features: turn on its TLS feature
+//! (`rustls` or `native-tls`) in your own `Cargo.toml` to reach `https` servers.
+//!
+//! # The middleware
 //!
 //! The middleware signs every request it sends with a fresh nonce and timestamp, so a retry
 //! (by a retry middleware added before it) is signed again, never sent with a replayed
@@ -55,6 +69,9 @@
 //! transport need the bytes, so with a streamed body they are an error
 //! ([`SignError::StreamingBody`]) that says to give the body as bytes. The middleware sends a
 //! streamed body once: it cannot send it again to follow a redirect.
+
+// docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use ::http::header::{
     HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, COOKIE, LOCATION, PROXY_AUTHORIZATION,

@@ -74,6 +74,9 @@
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
 
+// docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod block;
 mod callbacks;
 mod clock;
