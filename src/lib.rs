@@ -57,12 +57,55 @@
 //! In a real client, [`Signer::sign_now`] draws the nonce from the operating system's random
 //! number generator and reads the timestamp from the clock.
 //!
+//! # Signing a request given by its parts
+//!
+//! A client that holds the decoded query and form parameters (not the text on the wire) builds
+//! a [`RequestParts`]; it is signed as it is, and sends exactly what it signed:
+//!
+//! ```
+//! use oauth1_signer::{Consumer, RequestParts, Signer};
+//!
+//! let request = RequestParts::new("POST", "https://api.example.com/1/statuses")?
+//!     .query("trim_user", "true")
+//!     .form("status", "Hello Ladies + Gentlemen");
+//! let signed = Signer::new(Consumer::new("key", "secret")).sign_parts_now(&request)?;
+//! assert_eq!(request.form_body().unwrap(), b"status=Hello%20Ladies%20%2B%20Gentlemen");
+//! # let _ = signed;
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+//!
+//! # Finding out why a server says 401
+//!
+//! [`explain`] compares what this crate signs with what the other side produced (its
+//! signature, or the base string many servers echo in their 401 body) and names the mistake
+//! that reproduces it, with its fix; [`explain::find_base_string`] finds an echoed base string
+//! in a response body. The `oauth1` command line (package `oauth1-cli`) does the same from a
+//! copied curl command, a raw request or a HAR file.
+//!
+//! # Getting a user's token
+//!
+//! [`flow`] builds and reads the three steps of RFC 5849 §2 without an HTTP client: the
+//! temporary credentials' answer, the authorization URL, the callback, the token credentials'
+//! answer. The package `oauth1-reqwest` runs them over HTTP in one object, its `Session`.
+//!
+//! # Signing what an HTTP library sends
+//!
+//! With the `http` feature, `http::sign` signs an `http::Request` in place; `oauth1-reqwest` signs `reqwest` requests with a middleware that signs every retry
+//! and redirect anew.
+//!
+//! # Verifying requests
+//!
+//! The server side is the package `oauth1-server`: a verifier with its policy, credential and
+//! nonce stores (in memory or Redis), the provider that issues tokens, and a `tower` layer for
+//! `axum` and `hyper`. It collects a received request's parameters with [`received::collect`]
+//! and rebuilds the base string with this crate's own code.
+//!
 //! # Features
 //!
 //! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PKCS#1 or PKCS#8 PEM keys ([`PrivateKey`]).
-//! - `http`: [`http::sign`] signs an [`http::Request`](::http::Request) in place, in the
+//! - `http`: the module `http`, whose `sign` signs an `http::Request` in place, in the
 //!   header, the query or the form body.
-//! - `serde`: credentials that serialize and deserialize ([`persist`]).
+//! - `serde`: credentials that serialize and deserialize (the module `persist`).
 //!
 //! Beside this crate, one package per audience: `oauth1-server` verifies requests and issues
 //! tokens (the verifier, its stores in memory or Redis, the provider, a `tower` layer for

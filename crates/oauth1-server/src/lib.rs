@@ -9,7 +9,7 @@
 //! - [`Issuer`]: the provider's three endpoints (temporary credentials, approval, token
 //!   credentials), held to each consumer's registered [`Callbacks`].
 //! - [`PublicOrigin`]: the URL a client signed, for a server behind a proxy.
-//! - [`tower::VerifyLayer`] (feature `tower`): verifies every request before an `axum` or
+//! - `tower::VerifyLayer` (feature `tower`): verifies every request before an `axum` or
 //!   `hyper` service sees it.
 //!
 //! Features: `tower`; `redis` (`RedisNonceStore`, `BlockingRedisNonceStore` and
