@@ -10,4 +10,5 @@ mod fixtures;
 mod http;
 mod parts;
 mod properties;
+mod readme;
 mod secrets;
