@@ -300,9 +300,11 @@ pub(crate) fn url(text: &str) -> Result<reqwest::Url, String> {
             "the URL {text:?} has the scheme {:?}: give an http or https URL",
             url.scheme()
         )),
+        Err(url::ParseError::RelativeUrlWithoutBase) if text.starts_with('/') => Err(format!(
+            "the URL {text:?} has no scheme and no host: write it whole, such as https://host{text}"
+        )),
         Err(url::ParseError::RelativeUrlWithoutBase) => Err(format!(
-            "the URL {text:?} has no scheme: write it whole, such as https://{}",
-            text.trim_start_matches('/')
+            "the URL {text:?} has no scheme: write it whole, such as https://{text}"
         )),
         Err(e) => Err(format!("the URL {text:?} is not valid: {e}")),
     }

@@ -77,7 +77,9 @@ impl FromFlags {
             signer = signer.with_body_hash(BodyHash::Send);
         }
         let url = args.request.url.unwrap_or_default();
-        // The URL is checked before the nonce and the timestamp, as signing checks them.
+        // The URL is checked before the nonce and the timestamp, as signing checks them; what
+        // is wrong with it is said with the URL itself.
+        crate::input::url(&url)?;
         Request::new(&args.request.method, &url).map_err(text)?;
         let nonce = match args.nonce {
             Some(nonce) => Nonce::new(nonce),

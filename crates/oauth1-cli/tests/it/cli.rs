@@ -771,3 +771,26 @@ fn likely_mistakes_are_warned_of_and_still_signed() {
         "warning: the consumer key is empty: give the one the provider issued (--consumer-key)\n"
     );
 }
+
+#[test]
+fn a_bad_url_is_named_with_what_to_write() {
+    for (url, said) in [
+        (
+            "api.example.com/1/x",
+            "error: the URL \"api.example.com/1/x\" has no scheme: write it whole, such as https://api.example.com/1/x\n",
+        ),
+        (
+            "/1/x",
+            "error: the URL \"/1/x\" has no scheme and no host: write it whole, such as https://host/1/x\n",
+        ),
+        (
+            "https://exa mple.com/",
+            "error: the URL \"https://exa mple.com/\" is not valid: invalid international domain name\n",
+        ),
+    ] {
+        let args = ["sign", "--url", url, "--consumer-key", "k"];
+        let out = oauth1(&args, b"", &[("OAUTH1_CONSUMER_SECRET", "s")]);
+        assert_eq!(text(&out.stderr), said);
+        assert!(!out.status.success());
+    }
+}
