@@ -219,7 +219,10 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
     )?;
     // The URL as received: a path a router and the signature would read differently is
     // refused, as a server refuses it.
-    let url = match received_url(args.request.url.as_deref().unwrap_or("")) {
+    let text = args.request.url.as_deref().unwrap_or("");
+    // What is wrong with the URL itself is said with it; the rules of a received path follow.
+    crate::input::url(text)?;
+    let url = match received_url(text) {
         Ok(url) => url,
         Err(e) if e.reason() == Reason::AmbiguousPath => return invalid(&e),
         Err(e) => return Err(e.to_string()),

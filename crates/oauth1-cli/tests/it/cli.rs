@@ -792,5 +792,9 @@ fn a_bad_url_is_named_with_what_to_write() {
         let out = oauth1(&args, b"", &[("OAUTH1_CONSUMER_SECRET", "s")]);
         assert_eq!(text(&out.stderr), said);
         assert!(!out.status.success());
+        // verify says it alike.
+        let args = ["verify", "--url", url, "--authorization", "OAuth oauth_consumer_key=\"k\""];
+        let out = oauth1(&args, b"", &[("OAUTH1_CONSUMER_SECRET", "s")]);
+        assert_eq!(text(&out.stderr), said);
     }
 }
