@@ -70,18 +70,10 @@ impl Workload {
             .split_once('?')
             .unwrap_or((&self.case.url, ""));
         let decoded = |text: &[u8]| -> Pairs {
-            text.split(|&b| b == b'&')
-                .filter(|p| !p.is_empty())
-                .map(|pair| {
-                    let (n, v) = match pair.iter().position(|&b| b == b'=') {
-                        Some(i) => (&pair[..i], &pair[i + 1..]),
-                        None => (pair, &b""[..]),
-                    };
-                    let decode = |t: &[u8]| {
-                        String::from_utf8(encode::decode_form(t).unwrap().into_owned()).unwrap()
-                    };
-                    (decode(n), decode(v))
-                })
+            let utf8 = |b: Vec<u8>| String::from_utf8(b).unwrap();
+            common::pairs(text)
+                .into_iter()
+                .map(|(n, v)| (utf8(n), utf8(v)))
                 .collect()
         };
         (

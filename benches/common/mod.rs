@@ -181,7 +181,7 @@ pub fn mixed_text(len: usize) -> Vec<u8> {
 }
 
 /// The decoded `name=value` pairs of a query or form body.
-fn pairs(text: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+pub fn pairs(text: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
     text.split(|&b| b == b'&')
         .filter(|pair| !pair.is_empty())
         .map(|pair| {
