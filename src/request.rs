@@ -13,6 +13,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use url::Url;
 
@@ -175,14 +176,16 @@ impl<'a> Request<'a> {
 
 /// Signs requests with one set of credentials and options.
 ///
-/// Built once and reused: the signing key (§3.4.2) is computed when the credentials are set.
+/// Built once and reused: the signing key (§3.4.2) is computed when the credentials are set,
+/// and the HMAC keyed with it when it first signs, once for all the requests it signs.
 #[derive(Clone, Debug)]
 pub struct Signer {
     consumer: Consumer,
     token: Option<Token>,
     key: SigningKey,
-    /// The HMAC keyed with `key`, for the HMAC methods: keyed once, not per request.
-    mac: Option<KeyedMac>,
+    /// The HMAC keyed with `key`, for the HMAC methods: keyed at the first signature, not per
+    /// request, and not again by each builder method that changes the key or the method.
+    mac: OnceLock<Option<KeyedMac>>,
     method: SignatureMethod,
     private_key: Option<PrivateKey>,
     realm: Option<Realm>,
@@ -200,7 +203,7 @@ impl Signer {
         Signer {
             consumer,
             token: None,
-            mac: KeyedMac::new(method, key.expose()),
+            mac: OnceLock::new(),
             key,
             method,
             private_key: None,
@@ -215,7 +218,7 @@ impl Signer {
     #[must_use]
     pub fn with_token(mut self, token: Token) -> Self {
         self.key = SigningKey::new(self.consumer.secret(), token.secret());
-        self.mac = KeyedMac::new(self.method, self.key.expose());
+        self.mac = OnceLock::new();
         self.token = Some(token);
         self
     }
@@ -226,7 +229,7 @@ impl Signer {
     pub fn without_token(&self) -> Self {
         let mut signer = self.clone();
         signer.key = SigningKey::new(self.consumer.secret(), &Secret::default());
-        signer.mac = KeyedMac::new(self.method, signer.key.expose());
+        signer.mac = OnceLock::new();
         signer.token = None;
         signer
     }
@@ -235,7 +238,7 @@ impl Signer {
     #[must_use]
     pub fn with_method(mut self, method: SignatureMethod) -> Self {
         self.method = method;
-        self.mac = KeyedMac::new(method, self.key.expose());
+        self.mac = OnceLock::new();
         self
     }
 
@@ -424,6 +427,14 @@ impl Signer {
         Ok(())
     }
 
+    /// The HMAC keyed with the signing key, keyed now if it is not yet; none for the methods
+    /// that are not HMAC's.
+    fn keyed_mac(&self) -> Option<&KeyedMac> {
+        self.mac
+            .get_or_init(|| KeyedMac::new(self.method, self.key.expose()))
+            .as_ref()
+    }
+
     /// Normalizes the collected parameters, builds the base string and signs it.
     fn finish(&self, method: &str, uri: &BaseUri<'_>, params: Parameters) -> Result<Signed, Error> {
         let params = params.normalize();
@@ -431,7 +442,7 @@ impl Signer {
         let signature = sign::sign_keyed(
             self.method,
             &self.key,
-            self.mac.as_ref(),
+            self.keyed_mac(),
             self.private_key.as_ref(),
             base_string.as_bytes(),
         )?;

@@ -216,3 +216,28 @@ fn secrets_stay_out_of_debug() {
         assert!(!text.contains("token-secret-2"), "{text}");
     }
 }
+
+/// The HMAC is keyed when a signer first signs; a builder method that changes the key or the
+/// method must key it again. RFC 5849 §3.1's published signature, and the same request's
+/// HMAC-SHA256 signature by Python's hmac, hashlib and base64.
+#[test]
+fn a_signer_that_signed_is_keyed_again_for_its_new_token_and_method() {
+    let request = Request::new(
+        "GET",
+        "http://photos.example.net/photos?file=vacation.jpg&size=original",
+    )
+    .unwrap();
+    let nonce = Nonce::new("kllo9940pd9333jh").unwrap();
+    let at = Timestamp::new(1_191_242_096);
+    let consumer = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"));
+    consumer.sign(&request, &nonce, at).unwrap();
+    let user = consumer.with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"));
+    let signed = user.sign(&request, &nonce, at).unwrap();
+    assert_eq!(signed.signature().as_str(), "tR3+Ty81lMeYAr/Fid0kMTYa/WM=");
+    let sha256 = user.with_method(SignatureMethod::HmacSha256);
+    let signed = sha256.sign(&request, &nonce, at).unwrap();
+    assert_eq!(
+        signed.signature().as_str(),
+        "WVPzl1j6ZsnkIjWr7e3OZ3jkenL57KwaLFhYsroX1hg="
+    );
+}
