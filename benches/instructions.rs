@@ -2,8 +2,8 @@
 //! instructions under callgrind: unlike times, the counts repeat exactly on a busy machine.
 //! `scripts/instructions` runs it twice per operation and prints instructions per operation.
 //!
-//! `cargo bench --bench instructions -- OPERATION COUNT`; without arguments (as `cargo bench`
-//! runs it), every operation once.
+//! `cargo bench -p oauth1-benches --bench instructions -- OPERATION COUNT`; without
+//! arguments (as `cargo bench` runs it), every operation once.
 //!
 //! Under valgrind, the `sha1` crate finds no SHA extensions and hashes in software, about 1,450
 //! instructions per 64-byte block: the HMAC is a larger share of the count than of the time.

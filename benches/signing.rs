@@ -12,7 +12,7 @@
 //! standard library), the encodings against the `percent-encoding` crate's. A peer is timed
 //! only on the workloads it signs correctly.
 //!
-//! `cargo bench --bench signing`; the README reports the ratios.
+//! `cargo bench -p oauth1-benches --bench signing`; `benches/README.md` reports the ratios.
 
 use std::fmt::Display;
 use std::hint::black_box;
