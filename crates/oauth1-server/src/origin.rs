@@ -77,7 +77,7 @@ impl PublicOrigin {
         headers: impl IntoIterator<Item = (&'h str, &'h str)>,
     ) -> Result<Url, VerifyError> {
         if !path_and_query.starts_with('/') {
-            return Err(malformed(format!(
+            return Err(VerifyError::malformed(format!(
                 "the request target \"{}\" does not start with '/'",
                 path_and_query.escape_default()
             )));
@@ -113,7 +113,7 @@ impl PublicOrigin {
         }
         let scheme = proto.unwrap_or_else(|| origin.scheme().to_owned());
         if scheme != "http" && scheme != "https" {
-            return Err(malformed(format!(
+            return Err(VerifyError::malformed(format!(
                 "the forwarded scheme \"{}\" is not http or https",
                 scheme.escape_default()
             )));
@@ -124,7 +124,7 @@ impl PublicOrigin {
                     .bytes()
                     .any(|b| b <= b' ' || b"/?#@\\\"".contains(&b) || b >= 0x7f)
             {
-                return Err(malformed(format!(
+                return Err(VerifyError::malformed(format!(
                     "the forwarded host \"{}\" is not a host",
                     host.escape_default()
                 )));
@@ -138,7 +138,7 @@ impl PublicOrigin {
             }
         };
         Url::parse(&format!("{scheme}://{authority}{path_and_query}"))
-            .map_err(|e| malformed(format!("the public URL cannot be built: {e}")))
+            .map_err(|e| VerifyError::malformed(format!("the public URL cannot be built: {e}")))
     }
 }
 
@@ -165,7 +165,8 @@ impl PublicOrigin {
 /// host; [`VerifyError::AmbiguousPath`] for a path with a dot segment, a backslash, or a
 /// character the URL parser percent-encodes.
 pub fn received_url(url: &str) -> Result<Url, VerifyError> {
-    let parsed = Url::parse(url).map_err(|e| malformed(format!("invalid URL: {e}")))?;
+    let parsed =
+        Url::parse(url).map_err(|e| VerifyError::malformed(format!("invalid URL: {e}")))?;
     oauth1_signer::base_string::check_scheme(&parsed).map_err(VerifyError::malformed_by)?;
     oauth1_signer::target::check_authority(url).map_err(VerifyError::malformed_by)?;
     oauth1_signer::target::check_received(oauth1_signer::target::path_of(url), parsed.path())
@@ -196,10 +197,6 @@ pub(crate) fn with_target(origin: &Url, prefix: &str, path_and_query: &str) -> U
     url.set_query(query);
     url.set_fragment(fragment);
     url
-}
-
-fn malformed(detail: String) -> VerifyError {
-    VerifyError::malformed(detail)
 }
 
 /// The scheme (lowercased) and host the trusted proxy forwarded, from the named family only.
@@ -265,7 +262,7 @@ struct Element {
 fn parse_forwarded(value: &str) -> Result<Vec<Element>, VerifyError> {
     let b = value.as_bytes();
     let error = |at: usize, expected: &str| {
-        malformed(format!(
+        VerifyError::malformed(format!(
             "the Forwarded header \"{}\" is not RFC 7239 syntax: expected {expected} at byte {at}",
             value.escape_default()
         ))
@@ -306,7 +303,7 @@ fn parse_forwarded(value: &str) -> Result<Vec<Element>, VerifyError> {
         (parameter_value, i) =
             read_value(b, i + 1).map_err(|(at, expected)| error(at, expected))?;
         if seen.contains(&name) {
-            return Err(malformed(format!(
+            return Err(VerifyError::malformed(format!(
                 "the Forwarded header \"{}\" gives {name} twice in one element",
                 value.escape_default()
             )));

@@ -1,8 +1,6 @@
 //! The verifier and its check order (see the [crate documentation](crate)): what it reads of a
 //! received request, the checks 1 to 7, and the diagnosis of a bad signature.
 
-use std::fmt;
-
 use crate::block;
 use crate::clock::Clock;
 use crate::diagnose::{self, Diagnosis};
@@ -250,7 +248,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let utf8 = |span: Option<&Span>, name: &str| {
             std::str::from_utf8(params.at(span))
                 .map(str::to_owned)
-                .map_err(|_| malformed(format!("{name} is not UTF-8")))
+                .map_err(|_| VerifyError::malformed(format!("{name} is not UTF-8")))
         };
         let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
         let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
@@ -519,8 +517,4 @@ fn nonce_expiry(timestamp: Timestamp, window: u64) -> Timestamp {
             .saturating_add(window.saturating_mul(2))
             .saturating_add(1),
     )
-}
-
-fn malformed(detail: impl fmt::Display) -> VerifyError {
-    VerifyError::malformed(detail.to_string())
 }
