@@ -12,8 +12,10 @@ use std::fmt;
 mod curl;
 mod har;
 mod http;
+mod protocol;
 
 pub use curl::data_urlencode;
+pub use protocol::Protocol;
 
 /// A captured request: what a server received, before any OAuth processing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

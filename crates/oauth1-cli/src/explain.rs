@@ -182,7 +182,7 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
     let observed = ObservedField {
         signature: args
             .observed_signature
-            .or_else(|| flags.sent_signature.clone()),
+            .or_else(|| flags.sent_signature().map(str::to_owned)),
         base_string: echoed,
     };
     if verbose {

@@ -46,6 +46,20 @@ impl RequestArgs {
         self.captured_body = Some(body);
     }
 
+    /// The request these flags give: method, URL, `Content-Type` and body.
+    pub(crate) fn capture(&self) -> Result<oauth1_capture::Capture, String> {
+        Ok(oauth1_capture::Capture {
+            method: self.method.clone(),
+            url: self.url.clone().unwrap_or_default(),
+            headers: self
+                .content_type
+                .iter()
+                .map(|ct| ("Content-Type".to_owned(), ct.clone()))
+                .collect(),
+            body: self.read_body()?,
+        })
+    }
+
     /// The body from `--body` or `--body-file`, empty without either.
     pub(crate) fn read_body(&self) -> Result<Vec<u8>, String> {
         if let Some(body) = &self.captured_body {

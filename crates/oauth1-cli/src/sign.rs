@@ -1,139 +1,129 @@
 //! `oauth1 sign`: a request from the flags, signed, every stage shown on request; and
 //! `oauth1 sign --jsonl`, request cases in, results out.
 
+use oauth1_capture::{Capture, Protocol};
 use oauth1_cases::answer;
 use oauth1_signer::{
-    BodyHash, Error, Nonce, Request, SignatureMethod, Signed, Signer, Timestamp, Token, Version,
+    Error, Nonce, PrivateKey, Request, SignatureMethod, Signed, Signer, Timestamp,
 };
 
-use crate::input::{consumer_secret, consumer_signer, each_line, read_text, SignArgs};
+use crate::input::{consumer_secret, each_line, read_text, SignArgs};
 
 pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
 }
 
-/// A request the flags describe, with everything to sign it: the signer, the request's parts,
-/// the nonce and the timestamp.
+/// A request the flags describe, with everything to sign it: the signer, the request's parts
+/// and protocol parameters, the nonce and the timestamp.
 pub(crate) struct FromFlags {
     pub(crate) signer: Signer,
-    method: String,
-    url: String,
-    content_type: Option<String>,
-    body: Vec<u8>,
-    callback: Option<String>,
-    verifier: Option<String>,
+    /// The request: method, URL, `Content-Type` and body.
+    capture: Capture,
+    /// The protocol parameters, as typed or as the capture or header carried them.
+    protocol: Protocol,
     pub(crate) nonce: Nonce,
     pub(crate) timestamp: Timestamp,
-    /// The `oauth_signature` of the header given with `--authorization`, decoded.
-    pub(crate) sent_signature: Option<String>,
 }
 
 impl FromFlags {
     /// Reads the flags; a random nonce and the clock's time unless given, when `fresh` allows
-    /// it.
-    pub(crate) fn new(args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
-        let (args, sent_signature) =
-            if args.curl.is_some() || args.http.is_some() || args.captured.is_some() {
-                crate::capture::into_flags(args)?
-            } else {
-                match args.authorization.clone() {
-                    Some(header) => from_header(args, &header)?,
-                    None => (args, None),
+    /// it. A capture (`--curl`, `--http`, an entry of `--har`) or a header (`--authorization`)
+    /// is read as the web page reads it: [`Capture::protocol`], [`Protocol::signer`].
+    pub(crate) fn new(mut args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
+        let (capture, protocol) = if args.curl.is_some()
+            || args.http.is_some()
+            || args.captured.is_some()
+        {
+            let (flag, capture) = match args.captured.take() {
+                Some((_, capture)) => ("--har", capture),
+                None => {
+                    crate::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?
                 }
             };
+            capture.protocol().map_err(|e| format!("{flag}: {e}"))?
+        } else {
+            let protocol = match &args.authorization {
+                Some(header) => Protocol::from_authorization(header)
+                    .map_err(|e| format!("--authorization: {e}"))?,
+                None => Protocol {
+                    consumer_key: args.consumer_key.take().unwrap_or_default(),
+                    signature_method: args.signature_method.clone(),
+                    nonce: args.nonce.take(),
+                    timestamp: args.timestamp.take(),
+                    token: args.token.take(),
+                    callback: args.callback.take(),
+                    verifier: args.verifier.take(),
+                    realm: args.realm.take(),
+                    version: !args.no_version,
+                    body_hash: args.body_hash,
+                    signature: None,
+                },
+            };
+            (args.request.capture()?, protocol)
+        };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
-        let consumer_secret = consumer_secret(args.consumer_secret, &args.signature_method)?;
-        let body = args.request.read_body()?;
-        if !fresh && args.nonce.is_none() {
+        let consumer_secret = consumer_secret(args.consumer_secret, &protocol.signature_method)?;
+        if !fresh && protocol.nonce.is_none() {
             return Err("--nonce is needed: the oauth_nonce the other side signed".to_owned());
         }
-        if !fresh && args.timestamp.is_none() {
+        if !fresh && protocol.timestamp.is_none() {
             return Err(
                 "--timestamp is needed: the oauth_timestamp the other side signed".to_owned(),
             );
         }
         let text = |e: Error| e.to_string();
         crate::input::warn_of_likely_mistakes(
-            args.consumer_key.as_deref().unwrap_or_default(),
-            args.token.as_deref(),
+            &protocol.consumer_key,
+            protocol.token.as_deref(),
             args.token_secret.is_some(),
         );
-
-        let mut signer = consumer_signer(
-            args.consumer_key.as_deref().unwrap_or_default(),
-            consumer_secret,
-            &args.signature_method,
-            args.realm.as_deref(),
-            private_key_pem.as_deref(),
-        )?;
-        if let Some(token) = args.token {
-            let secret = args.token_secret.unwrap_or_default();
-            signer = signer.with_token(Token::new(token, secret));
+        let mut signer = protocol
+            .signer(&consumer_secret, args.token_secret.as_deref())
+            .map_err(text)?;
+        if let Some(pem) = private_key_pem {
+            signer = signer.with_private_key(PrivateKey::from_pem(&pem).map_err(text)?);
         }
-        if args.no_version {
-            signer = signer.with_version(Version::Omit);
-        }
-        if args.body_hash {
-            signer = signer.with_body_hash(BodyHash::Send);
-        }
-        let url = args.request.url.unwrap_or_default();
         // The URL is checked before the nonce and the timestamp, as signing checks them; what
         // is wrong with it is said with the URL itself.
-        crate::input::url(&url)?;
-        Request::new(&args.request.method, &url).map_err(text)?;
-        let nonce = match args.nonce {
-            Some(nonce) => Nonce::new(nonce),
+        crate::input::url(&capture.url)?;
+        protocol.request(&capture).map_err(text)?;
+        let nonce = match &protocol.nonce {
+            Some(nonce) => Nonce::new(nonce.as_str()),
             None => Nonce::generate(),
         }
         .map_err(text)?;
-        let timestamp = match args.timestamp {
+        let timestamp = match &protocol.timestamp {
             Some(timestamp) => timestamp.parse().map_err(text)?,
             None => Timestamp::now().map_err(text)?,
         };
         Ok(FromFlags {
             signer,
-            method: args.request.method,
-            url,
-            content_type: args.request.content_type,
-            body,
-            callback: args.callback,
-            verifier: args.verifier,
+            capture,
+            protocol,
             nonce,
             timestamp,
-            sent_signature,
         })
     }
 
     /// The request, as the flags give it.
     pub(crate) fn request(&self) -> Result<Request<'_>, Error> {
-        let mut request = Request::new(&self.method, &self.url)?
-            .with_body(self.content_type.as_deref().unwrap_or(""), &self.body);
-        if let Some(callback) = &self.callback {
-            request = request.with_callback(callback);
-        }
-        if let Some(verifier) = &self.verifier {
-            request = request.with_verifier(verifier);
-        }
-        Ok(request)
+        self.protocol.request(&self.capture)
     }
 
     /// The URL as written on the command line.
     pub(crate) fn url(&self) -> &str {
-        &self.url
+        &self.capture.url
+    }
+
+    /// The `oauth_signature` the capture or header carried, decoded.
+    pub(crate) fn sent_signature(&self) -> Option<&str> {
+        self.protocol.signature.as_deref()
     }
 
     fn sign(&self) -> Result<Signed, Error> {
         self.signer
             .sign(&self.request()?, &self.nonce, self.timestamp)
     }
-}
-
-/// The flags with the protocol parameters of a client's Authorization header filled in, and
-/// the header's `oauth_signature`.
-fn from_header(args: SignArgs, header: &str) -> Result<(SignArgs, Option<String>), String> {
-    let parsed = oauth1_signer::header::Authorization::parse(header)
-        .map_err(|e| format!("--authorization: {e}"))?;
-    crate::capture::fill_from_header(args, &parsed, "--authorization", "the header")
 }
 
 pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
