@@ -13,9 +13,11 @@ mod curl;
 mod har;
 mod http;
 mod protocol;
+mod shown;
 
 pub use curl::data_urlencode;
 pub use protocol::Protocol;
+pub use shown::{key_shape, shown, HIDDEN_SIGNATURE};
 
 /// A captured request: what a server received, before any OAuth processing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

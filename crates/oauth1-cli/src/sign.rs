@@ -1,11 +1,9 @@
 //! `oauth1 sign`: a request from the flags, signed, every stage shown on request; and
 //! `oauth1 sign --jsonl`, request cases in, results out.
 
-use oauth1_capture::{Capture, Protocol};
+use oauth1_capture::{key_shape, shown, Capture, Protocol};
 use oauth1_cases::answer;
-use oauth1_signer::{
-    Error, Nonce, PrivateKey, Request, SignatureMethod, Signed, Signer, Timestamp,
-};
+use oauth1_signer::{Error, Nonce, PrivateKey, Request, Signed, Signer, Timestamp};
 
 use crate::input::{consumer_secret, each_line, read_text, SignArgs};
 
@@ -145,30 +143,11 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
         return sign_verbose(&flags).map_err(|e| e.to_string());
     }
     let done = flags.sign().map_err(|e| e.to_string())?;
-    let plaintext = flags.signer.method() == SignatureMethod::Plaintext;
-    let (signature, authorization) =
-        shown(plaintext, done.signature().as_str(), &done.authorization());
+    let (signature, authorization) = shown(&done);
     println!("base string:   {}", done.base_string());
     println!("signature:     {signature}");
     println!("authorization: {authorization}");
     Ok(())
-}
-
-/// The signature and header as printed: a PLAINTEXT signature is the key itself, which the
-/// command line never prints (`sign --jsonl` carries it, as the request-case format asks).
-fn shown(plaintext: bool, signature: &str, authorization: &str) -> (String, String) {
-    if !plaintext {
-        return (signature.to_owned(), authorization.to_owned());
-    }
-    let hidden = "<not shown: a PLAINTEXT signature is the key itself>";
-    let sent = format!(
-        "oauth_signature=\"{}\"",
-        oauth1_signer::encode::encode(signature.as_bytes())
-    );
-    (
-        hidden.to_owned(),
-        authorization.replace(&sent, &format!("oauth_signature=\"{hidden}\"")),
-    )
 }
 
 /// `oauth1 sign --verbose`: every stage, with the key's shape instead of the secrets.
@@ -197,25 +176,8 @@ pub(crate) fn sign_verbose(flags: &FromFlags) -> Result<(), Error> {
     println!("base URI:      {}", BaseUri::new(request.url())?);
     println!("base string:   {}", done.base_string());
     println!("key:           {}", key_shape(signer));
-    let plaintext = done.signature().method() == SignatureMethod::Plaintext;
-    let (signature, authorization) =
-        shown(plaintext, done.signature().as_str(), &done.authorization());
+    let (signature, authorization) = shown(&done);
     println!("signature:     {signature}");
     println!("authorization: {authorization}");
     Ok(())
-}
-
-/// The key as the lengths of its parts, never their bytes.
-fn key_shape(signer: &Signer) -> String {
-    if signer.method().is_rsa() {
-        return "the RSA private key (not shown)".to_owned();
-    }
-    let consumer = signer.consumer().secret().len();
-    match signer.token() {
-        Some(token) if !token.secret().is_empty() => format!(
-            "<consumer secret, {consumer} bytes>&<token secret, {} bytes>",
-            token.secret().len()
-        ),
-        _ => format!("<consumer secret, {consumer} bytes>& (no token secret)"),
-    }
 }

@@ -133,6 +133,28 @@ fn essentials(answer: &Value) -> (Value, Value, Value) {
     )
 }
 
+/// What the web page's engine (`oauth1-web`, the same code compiled to WebAssembly) answers
+/// for a paste and the typed secrets, its causes as ids like `--json`'s.
+fn web(capture: &str, secrets: (Option<&str>, Option<&str>)) -> Value {
+    web_with(&serde_json::json!({
+        "capture": capture,
+        "consumer_secret": secrets.0.unwrap_or(""),
+        "token_secret": secrets.1.unwrap_or(""),
+    }))
+}
+
+fn web_with(input: &Value) -> Value {
+    let mut answer: Value = serde_json::from_str(&oauth1_web::explain(&input.to_string())).unwrap();
+    let ids: Vec<Value> = answer["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].clone())
+        .collect();
+    answer["causes"] = Value::Array(ids);
+    answer
+}
+
 /// Every explain fixture whose client's signature is known, as a copied curl command: the
 /// same answer as the request given field by field, for every cause.
 #[test]
@@ -177,6 +199,13 @@ fn a_copied_curl_command_is_explained_as_its_fields_are() {
             "{}:\n{command}",
             line["name"]
         );
+        // The web page's engine, given the same paste and secrets, answers alike.
+        assert_eq!(
+            essentials(&web(&command, secrets)),
+            essentials(&answer),
+            "the web page, {}:\n{command}",
+            line["name"]
+        );
         if let Some(causes) = oracle["causes"].as_array() {
             causes_seen.extend(causes.iter().map(|c| c.as_str().unwrap().to_owned()));
         }
@@ -215,6 +244,11 @@ fn the_published_x_request_captured_four_ways_matches() {
         assert!(ok, "{file}: {err}");
         let answer: Value = serde_json::from_str(out.trim()).unwrap();
         assert_eq!(answer["verdict"], "match", "{file}: {answer}");
+        assert_eq!(
+            essentials(&web(&text, secrets)),
+            essentials(&answer),
+            "{file}"
+        );
         // From standard input too.
         let (ok, out, err) = run(&["explain", "--json", flag, "-"], secrets, &text);
         assert!(ok, "{file} on standard input: {err}");
@@ -402,6 +436,22 @@ fn a_har_file_is_explained_entry_by_entry() {
             );
         }
         assert_eq!(answers[3]["verdict"], "match");
+        // The web page, entry by entry.
+        let har = std::fs::read_to_string(&path).unwrap();
+        for (answer, entry) in answers.iter().zip([2, 3, 4, 5]) {
+            let page = web_with(&serde_json::json!({
+                "capture": har,
+                "consumer_secret": secrets.0.unwrap(),
+                "token_secret": secrets.1.unwrap(),
+                "entry": entry,
+            }));
+            assert_eq!(
+                essentials(&page),
+                essentials(answer),
+                "{file} entry {entry}"
+            );
+            assert_eq!(page["entries"].as_array().unwrap().len(), 4);
+        }
 
         // One entry, and as the server sees it.
         let (ok, out, _) = run(
@@ -537,6 +587,12 @@ fn unicode_bodies_in_ansi_c_quotes_read_byte_for_byte() {
         let (ok, out, err) = run(&["explain", "--json", "--curl", "-"], secrets, &text);
         assert!(ok, "{file}: {err}");
         assert!(out.contains("\"verdict\":\"match\""), "{file}: {out}");
+        let answer: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(
+            essentials(&web(&text, secrets)),
+            essentials(&answer),
+            "{file}"
+        );
         let (ok, out, err) = run(
             &["verify", "--now", "1700000000", "--curl", "-"],
             secrets,

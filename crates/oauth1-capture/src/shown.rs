@@ -1,0 +1,40 @@
+//! What a debugging tool shows of a signing, and what it never shows: the key's shape in place
+//! of the secrets, and a PLAINTEXT signature (which is the key itself) hidden.
+
+use oauth1_signer::encode::encode;
+use oauth1_signer::{SignatureMethod, Signed, Signer};
+
+/// What a PLAINTEXT signature is shown as.
+pub const HIDDEN_SIGNATURE: &str = "<not shown: a PLAINTEXT signature is the key itself>";
+
+/// The signature and the `Authorization` header of `signed` as a tool shows them: a PLAINTEXT
+/// signature, the secrets themselves, is replaced by [`HIDDEN_SIGNATURE`] in both.
+#[must_use]
+pub fn shown(signed: &Signed) -> (String, String) {
+    let signature = signed.signature().as_str();
+    let authorization = signed.authorization();
+    if signed.signature().method() != SignatureMethod::Plaintext {
+        return (signature.to_owned(), authorization);
+    }
+    let sent = format!("oauth_signature=\"{}\"", encode(signature.as_bytes()));
+    (
+        HIDDEN_SIGNATURE.to_owned(),
+        authorization.replace(&sent, &format!("oauth_signature=\"{HIDDEN_SIGNATURE}\"")),
+    )
+}
+
+/// The key as the lengths of its parts, never their bytes.
+#[must_use]
+pub fn key_shape(signer: &Signer) -> String {
+    if signer.method().is_rsa() {
+        return "the RSA private key (not shown)".to_owned();
+    }
+    let consumer = signer.consumer().secret().len();
+    match signer.token() {
+        Some(token) if !token.secret().is_empty() => format!(
+            "<consumer secret, {consumer} bytes>&<token secret, {} bytes>",
+            token.secret().len()
+        ),
+        _ => format!("<consumer secret, {consumer} bytes>& (no token secret)"),
+    }
+}
