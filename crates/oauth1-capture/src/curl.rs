@@ -3,7 +3,7 @@
 
 use oauth1_signer::encode;
 
-use crate::{error, unclosed, Capture, CaptureError};
+use crate::capture::{error, unclosed, Capture, CaptureError};
 
 /// Resolves each ANSI-C quoted word part (`$'…'`, which bash and zsh read, and browsers write
 /// for data with control characters or quotes) into an equivalent single-quoted one, leaving

@@ -2,7 +2,7 @@
 
 use oauth1_signer::encode;
 
-use crate::{error, Capture, CaptureError};
+use crate::capture::{error, Capture, CaptureError};
 
 /// A HAR entry's request, as much of it as is read.
 #[derive(serde::Deserialize)]

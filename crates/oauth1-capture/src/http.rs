@@ -1,6 +1,6 @@
 //! A raw HTTP/1.1 request as proxies (mitmproxy, Burp, Charles) dump it.
 
-use crate::{error, Capture, CaptureError};
+use crate::capture::{error, Capture, CaptureError};
 
 impl Capture {
     /// Reads a raw HTTP/1.1 request as proxies dump it: the request line, the headers, a blank

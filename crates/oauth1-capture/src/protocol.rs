@@ -12,7 +12,7 @@ use oauth1_signer::{
     BodyHash, Consumer, Error, Realm, Request, SignatureMethod, Signer, Token, Version,
 };
 
-use crate::{error, Capture, CaptureError};
+use crate::capture::{error, Capture, CaptureError};
 
 /// The protocol parameters of a request, decoded: from its `Authorization` header, its query or
 /// its form body, or typed one by one.

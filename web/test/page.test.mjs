@@ -1,0 +1,254 @@
+// The page in a real browser (Debian's Chromium, driven by playwright-core): real captures
+// from fixtures/captures pasted in, each answered as the `oauth1` command line answers the same
+// capture; no request leaving the page after load; the keyboard reaching every control; and a
+// screenshot of the page at desktop and phone widths. Run by `scripts/web test`, which builds
+// web/dist and the command line first and sets OAUTH1_CLI, WEB_DIST and SCREENSHOTS.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { join, extname, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { chromium } from "playwright-core";
+
+const root = resolve(import.meta.dirname, "../..");
+const dist = resolve(root, process.env.WEB_DIST ?? "web/dist");
+const cli = resolve(root, process.env.OAUTH1_CLI ?? "target/debug/oauth1");
+const screenshots = resolve(root, process.env.SCREENSHOTS ?? "target/web-page");
+const captures = join(root, "fixtures", "captures");
+
+// The secrets of the captures: the X API's published example, the Unicode captures', and
+// RFC 5849's (the HAR exports', fixtures/captures_har.py).
+const X = { consumer: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", token: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE" };
+const UNICODE = { consumer: "cs-unicode", token: "ts-unicode" };
+const RFC = { consumer: "kd94hf93k423kf44", token: "pfkkdhi9sl3r4s00" };
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
+
+let server;
+let served = [];
+let origin;
+let browser;
+let page;
+let requestsAfterLoad = [];
+
+before(async () => {
+  server = createServer((request, response) => {
+    served.push(request.url);
+    const path = request.url === "/" ? "/index.html" : request.url.split("?")[0];
+    try {
+      const body = readFileSync(join(dist, path));
+      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+      response.end(body);
+    } catch {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  await page.goto(origin + "/", { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 }).catch((e) => {
+    throw new Error(`the page did not start: ${errors.join("; ") || e}`);
+  });
+  page.on("request", (request) => requestsAfterLoad.push(request.url()));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Runs the command line; its JSON answer lines, and whether it exited 0. */
+function oauth1(args, secrets) {
+  const env = { ...process.env };
+  delete env.OAUTH1_CONSUMER_SECRET;
+  delete env.OAUTH1_TOKEN_SECRET;
+  if (secrets.consumer !== undefined) env.OAUTH1_CONSUMER_SECRET = secrets.consumer;
+  if (secrets.token !== undefined) env.OAUTH1_TOKEN_SECRET = secrets.token;
+  const run = spawnSync(cli, args, { env, encoding: "utf8" });
+  if (run.error) throw run.error;
+  return {
+    status: run.status,
+    stderr: run.stderr,
+    answers: run.stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)),
+  };
+}
+
+/** Fills the page's form, runs the diagnosis, and reads the result element. */
+async function paste(fields) {
+  const values = {
+    capture: "", method: "GET", url: "", body: "", "content-type": "",
+    "consumer-secret": "", "token-secret": "", "server-response": "", ...fields,
+  };
+  delete values.entry;
+  for (const [id, value] of Object.entries(values)) {
+    await page.fill(`#${id}`, value);
+  }
+  await page.click("#explain");
+  if (fields.entry !== undefined) {
+    await page.selectOption("#entry", String(fields.entry));
+  }
+  const verdict = page.locator("#verdict");
+  return {
+    verdict: await verdict.getAttribute("data-verdict"),
+    causes: await verdict.getAttribute("data-causes"),
+    reference: (await page.locator("#reference").textContent()) ?? "",
+    error: (await page.locator("#verdict .error").count()) ? await page.locator("#verdict .error").textContent() : "",
+  };
+}
+
+/** The command line's answer as the page's result element carries it. */
+function asPage(answer) {
+  return { verdict: answer.verdict, causes: answer.causes.join(" ") };
+}
+
+function fixture(name) {
+  return readFileSync(join(captures, name), "utf8");
+}
+
+test("copied curl commands and a proxy's raw request are answered as the command line answers them", async () => {
+  const cases = [
+    ["chrome-x-api.curl", "--curl", X],
+    ["firefox-x-api.curl", "--curl", X],
+    ["postman-x-api.curl", "--curl", X],
+    ["mitmproxy-x-api.http", "--http", X],
+    ["chrome-unicode.curl", "--curl", UNICODE],
+    ["firefox-unicode.curl", "--curl", UNICODE],
+  ];
+  for (const [name, flag, secrets] of cases) {
+    const text = fixture(name);
+    const expected = oauth1(["explain", "--json", flag, flag === "--curl" ? text : join(captures, name)], secrets);
+    assert.equal(expected.answers.length, 1, `${name}: ${expected.stderr}`);
+    const shown = await paste({ capture: text, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
+    assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), name);
+    assert.equal(shown.reference, expected.answers[0].reference_base_string, name);
+  }
+});
+
+test("every OAuth entry of Chrome's and Firefox's HAR exports, chosen in the page, is answered as the command line answers it", async () => {
+  let explained = 0;
+  for (const name of ["chrome.har", "firefox.har"]) {
+    const expected = oauth1(["explain", "--json", "--har", join(captures, name)], RFC);
+    assert.equal(expected.answers.length, 4, `${name}: ${expected.stderr}`);
+    for (const answer of expected.answers) {
+      const entry = Number(/^entry (\d+):/.exec(answer.name)[1]);
+      const shown = await paste({ capture: fixture(name), "consumer-secret": RFC.consumer, "token-secret": RFC.token, entry });
+      assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(answer), `${name} ${answer.name}`);
+      if (answer.verdict === "explained") explained += 1;
+    }
+  }
+  // The exports hold mismatches as well as matches: the comparison is not of matches alone.
+  assert.equal(explained, 6);
+});
+
+test("the Authorization header alone, with the request typed beside it, and a server's echoed base string", async () => {
+  const curl = fixture("chrome-x-api.curl");
+  const header = /-H 'authorization: ([^']*)'/.exec(curl)[1];
+  const request = {
+    method: "POST",
+    url: "https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
+    body: "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+    "content-type": "application/x-www-form-urlencoded",
+  };
+  const flags = ["--method", request.method, "--url", request.url, "--body", request.body, "--content-type", request["content-type"]];
+  const expected = oauth1(["explain", "--json", "--authorization", header, ...flags], X);
+  const shown = await paste({ capture: `Authorization: ${header}`, ...request, "consumer-secret": X.consumer, "token-secret": X.token });
+  assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]));
+  assert.equal(shown.verdict, "match");
+
+  // The server echoed a base string with the body's spaces as '+' (plus-for-space); the
+  // header is given without its signature, so that the echo alone is compared.
+  const unsigned = header.replace(/, oauth_signature="[^"]*"/, "");
+  assert.notEqual(unsigned, header);
+  const echoed = expected.answers[0].reference_base_string.replaceAll("%2520", "%2B");
+  const response = `oauth_problem=signature_invalid&debug_sbs=${encodeURIComponent(echoed)}`;
+  const dir = mkdtempSync(join(tmpdir(), "oauth1-web-"));
+  try {
+    writeFileSync(join(dir, "response"), response);
+    const withResponse = oauth1(["explain", "--json", "--authorization", unsigned, ...flags, "--server-response", join(dir, "response")], X);
+    const page401 = await paste({ capture: unsigned, ...request, "consumer-secret": X.consumer, "token-secret": X.token, "server-response": response });
+    assert.deepEqual({ verdict: page401.verdict, causes: page401.causes }, asPage(withResponse.answers[0]));
+    assert.equal(page401.verdict, "explained", withResponse.stderr);
+    assert.equal(page401.causes, "plus-for-space");
+    // The first difference is marked in both base strings.
+    assert.equal(await page.locator("#reference mark").count(), 1);
+    assert.equal(await page.locator("#theirs mark").count(), 1);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+test("a capture that cannot be read gets the command line's message", async () => {
+  const command = "curl 'https://api.example.com/x";
+  const expected = oauth1(["explain", "--curl", command], X);
+  assert.equal(expected.status, 2);
+  const message = expected.stderr.trim().replace(/^error: --curl: /, "");
+  const shown = await paste({ capture: command, "consumer-secret": X.consumer });
+  assert.equal(shown.verdict, "error");
+  assert.equal(shown.causes, "");
+  assert.equal(shown.error, `the curl command: ${message}`);
+});
+
+test("the keyboard reaches the diagnosis, and the secrets are hidden until revealed", async () => {
+  assert.equal(await page.getAttribute("#consumer-secret", "type"), "password");
+  assert.equal(await page.getAttribute("#token-secret", "type"), "password");
+  await page.fill("#capture", fixture("chrome-x-api.curl"));
+  await page.focus("#capture");
+  const before = await page.getAttribute("#verdict", "data-run");
+  let reached = false;
+  for (let i = 0; i < 30 && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await page.evaluate(() => document.activeElement?.id === "explain");
+  }
+  assert.ok(reached, "Tab never reaches the Explain button");
+  await page.keyboard.press("Enter");
+  assert.notEqual(await page.getAttribute("#verdict", "data-run"), before);
+  await page.click('button.reveal[data-for="consumer-secret"]');
+  assert.equal(await page.getAttribute("#consumer-secret", "type"), "text");
+  await page.click('button.reveal[data-for="consumer-secret"]');
+  assert.equal(await page.getAttribute("#consumer-secret", "type"), "password");
+});
+
+test("no request leaves the page after it has loaded, and its policy refuses one", async () => {
+  const blocked = await page.evaluate(async (url) => {
+    try {
+      await fetch(url);
+      return "sent";
+    } catch {
+      return "refused";
+    }
+  }, origin + "/probe");
+  assert.equal(blocked, "refused");
+  assert.ok(!served.includes("/probe"), "the probe reached the server");
+  assert.deepEqual(requestsAfterLoad, []);
+  const stored = await page.evaluate(() => localStorage.length + sessionStorage.length);
+  assert.equal(stored, 0);
+});
+
+test("screenshots: an explained HAR entry at desktop width and on a phone", async () => {
+  await paste({ capture: fixture("chrome.har"), "consumer-secret": RFC.consumer, "token-secret": RFC.token, entry: 3 });
+  assert.equal(await page.getAttribute("#verdict", "data-verdict"), "explained");
+  await page.screenshot({ path: join(screenshots, "page.png"), fullPage: true });
+  // The README's picture (docs/web-page.png is a copy of it): the form and the verdict.
+  await page.screenshot({ path: join(screenshots, "page-top.png"), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1000 } });
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Nothing wider than the phone's screen.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
+  await page.screenshot({ path: join(screenshots, "page-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
