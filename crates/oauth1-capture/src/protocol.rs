@@ -139,7 +139,7 @@ impl Protocol {
 
     /// The signer these parameters describe, with the secrets the other side holds; an RSA
     /// method's private key is the caller's to add
-    /// ([`Signer::with_private_key`], feature `rsa` of `oauth1-signer`).
+    /// (`Signer::with_private_key`, with the feature `rsa` of `oauth1-signer`).
     ///
     /// # Errors
     ///
