@@ -44,6 +44,40 @@ impl Capture {
     }
 }
 
+/// Checks a URL as a user typed or a tool captured it: absolute, `http` or `https`; what is
+/// wrong is said with the URL itself, and what to write instead.
+///
+/// ```
+/// let e = oauth1_capture::check_url("api.example.com/x").unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "the URL \"api.example.com/x\" has no scheme: write it whole, such as https://api.example.com/x"
+/// );
+/// assert!(oauth1_capture::check_url("https://api.example.com/x?a=1").is_ok());
+/// ```
+///
+/// # Errors
+///
+/// A [`CaptureError`]: no scheme (or no scheme and no host), another scheme, or the reason the
+/// URL parser gives.
+pub fn check_url(text: &str) -> Result<(), CaptureError> {
+    use url::{ParseError, Url};
+    match Url::parse(text) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(()),
+        Ok(url) => Err(error(format!(
+            "the URL {text:?} has the scheme {:?}: give an http or https URL",
+            url.scheme()
+        ))),
+        Err(ParseError::RelativeUrlWithoutBase) if text.starts_with('/') => Err(error(format!(
+            "the URL {text:?} has no scheme and no host: write it whole, such as https://host{text}"
+        ))),
+        Err(ParseError::RelativeUrlWithoutBase) => Err(error(format!(
+            "the URL {text:?} has no scheme: write it whole, such as https://{text}"
+        ))),
+        Err(e) => Err(error(format!("the URL {text:?} is not valid: {e}"))),
+    }
+}
+
 /// Why a capture cannot be read: what is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaptureError(String);

@@ -16,7 +16,7 @@ mod http;
 mod protocol;
 mod shown;
 
-pub use capture::{Capture, CaptureError};
+pub use capture::{check_url, Capture, CaptureError};
 pub use curl::data_urlencode;
 pub use protocol::Protocol;
 pub use shown::{key_shape, shown, HIDDEN_SIGNATURE};

@@ -9,7 +9,8 @@ use std::fmt;
 use oauth1_signer::encode::decode_form;
 use oauth1_signer::header::Authorization;
 use oauth1_signer::{
-    BodyHash, Consumer, Error, Realm, Request, SignatureMethod, Signer, Token, Version,
+    BodyHash, Consumer, Error, Nonce, Realm, Request, SignatureMethod, Signer, Timestamp, Token,
+    Version,
 };
 
 use crate::capture::{error, Capture, CaptureError};
@@ -166,6 +167,30 @@ impl Protocol {
             signer = signer.with_body_hash(BodyHash::Send);
         }
         Ok(signer)
+    }
+
+    /// The nonce given, or a fresh random one when none is.
+    ///
+    /// # Errors
+    ///
+    /// The library's, for a nonce a header cannot carry, or no random source.
+    pub fn nonce(&self) -> Result<Nonce, Error> {
+        match &self.nonce {
+            Some(nonce) => Nonce::new(nonce.as_str()),
+            None => Nonce::generate(),
+        }
+    }
+
+    /// The timestamp given, or the clock's when none is.
+    ///
+    /// # Errors
+    ///
+    /// The library's, for a timestamp that is not a number of seconds, or no clock.
+    pub fn timestamp(&self) -> Result<Timestamp, Error> {
+        match &self.timestamp {
+            Some(timestamp) => timestamp.parse(),
+            None => Timestamp::now(),
+        }
     }
 
     /// The request of `capture` (its method, URL, `Content-Type` and body) with these

@@ -306,22 +306,11 @@ pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// The URL a user typed, parsed, or what is wrong with it and what to write instead.
+/// The URL a user typed, parsed, or what is wrong with it and what to write instead (as the
+/// web page says it: [`oauth1_capture::check_url`]).
 pub(crate) fn url(text: &str) -> Result<reqwest::Url, String> {
-    match reqwest::Url::parse(text) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
-        Ok(url) => Err(format!(
-            "the URL {text:?} has the scheme {:?}: give an http or https URL",
-            url.scheme()
-        )),
-        Err(url::ParseError::RelativeUrlWithoutBase) if text.starts_with('/') => Err(format!(
-            "the URL {text:?} has no scheme and no host: write it whole, such as https://host{text}"
-        )),
-        Err(url::ParseError::RelativeUrlWithoutBase) => Err(format!(
-            "the URL {text:?} has no scheme: write it whole, such as https://{text}"
-        )),
-        Err(e) => Err(format!("the URL {text:?} is not valid: {e}")),
-    }
+    oauth1_capture::check_url(text).map_err(|e| e.to_string())?;
+    reqwest::Url::parse(text).map_err(|e| format!("the URL {text:?} is not valid: {e}"))
 }
 
 /// Warns on standard error of credentials that sign but that no server would accept: an

@@ -85,15 +85,8 @@ impl FromFlags {
         // is wrong with it is said with the URL itself.
         crate::input::url(&capture.url)?;
         protocol.request(&capture).map_err(text)?;
-        let nonce = match &protocol.nonce {
-            Some(nonce) => Nonce::new(nonce.as_str()),
-            None => Nonce::generate(),
-        }
-        .map_err(text)?;
-        let timestamp = match &protocol.timestamp {
-            Some(timestamp) => timestamp.parse().map_err(text)?,
-            None => Timestamp::now().map_err(text)?,
-        };
+        let nonce = protocol.nonce().map_err(text)?;
+        let timestamp = protocol.timestamp().map_err(text)?;
         Ok(FromFlags {
             signer,
             capture,

@@ -601,3 +601,75 @@ fn unicode_bodies_in_ansi_c_quotes_read_byte_for_byte() {
         assert!(ok && out.starts_with("valid\n"), "{file}: {out}{err}");
     }
 }
+
+/// `oauth1 verify`'s report rebuilt from the web page's verify answer, line for line.
+fn verify_report(answer: &Value) -> String {
+    let text = |name: &str| answer[name].as_str().unwrap().to_owned();
+    let mut out = String::new();
+    match answer["verdict"].as_str().unwrap() {
+        "valid" => {
+            writeln!(out, "valid\nconsumer key:  {}", text("consumer_key")).unwrap();
+            if !text("token").is_empty() {
+                writeln!(out, "token:         {}", text("token")).unwrap();
+            }
+            writeln!(out, "method:        {}", text("signature_method")).unwrap();
+            writeln!(out, "parameters:    {}", text("parameters")).unwrap();
+        }
+        "invalid" => {
+            writeln!(out, "invalid: {}", text("reason")).unwrap();
+            writeln!(out, "detail:        {}", text("detail")).unwrap();
+            if !text("base_string").is_empty() {
+                writeln!(out, "base string:   {}", text("base_string")).unwrap();
+            }
+            writeln!(out, "answer:        {}", text("answer")).unwrap();
+            writeln!(out, "advice:        {}", text("advice")).unwrap();
+        }
+        other => panic!("{other}: {answer}"),
+    }
+    out
+}
+
+/// The web page's Verify tab and `oauth1 verify` on the same captures: valid at their
+/// timestamps, stale a day later, a bad signature with a wrong token secret; each reported
+/// alike, line for line.
+#[test]
+fn the_web_page_verifies_as_the_command_line_does() {
+    let dir = fixtures().join("captures");
+    let x = (X_CONSUMER_SECRET, X_TOKEN_SECRET, 1_318_622_958_u64);
+    let unicode = ("cs-unicode", "ts-unicode", 1_700_000_000_u64);
+    let mut verdicts = Vec::new();
+    for (file, flag, (consumer, token, at)) in [
+        ("chrome-x-api.curl", "--curl", x),
+        ("firefox-x-api.curl", "--curl", x),
+        ("postman-x-api.curl", "--curl", x),
+        ("mitmproxy-x-api.http", "--http", x),
+        ("chrome-unicode.curl", "--curl", unicode),
+        ("firefox-unicode.curl", "--curl", unicode),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        for (now, token) in [(at, token), (at + 86_400, token), (at, "wrong")] {
+            let (_, out, err) = run(
+                &["verify", "--now", &now.to_string(), flag, "-"],
+                (Some(consumer), Some(token)),
+                &text,
+            );
+            let answer: Value = serde_json::from_str(&oauth1_web::verify(
+                &serde_json::json!({
+                    "capture": text,
+                    "consumer_secret": consumer,
+                    "token_secret": token,
+                    "now": now,
+                })
+                .to_string(),
+            ))
+            .unwrap();
+            assert_eq!(verify_report(&answer), out, "{file} at {now}: {err}");
+            verdicts.push(answer["reason"].as_str().unwrap().to_owned());
+        }
+    }
+    // Every capture was valid, stale and badly signed in turn.
+    assert_eq!(
+        verdicts.concat(),
+        ["", "stale-timestamp", "bad-signature"].concat().repeat(6)
+    );
+}

@@ -1,0 +1,220 @@
+//! Why the other side's signature differs: `oauth1 explain` on a paste.
+
+use oauth1_capture::{check_url, Capture, Protocol};
+use oauth1_signer::base_string::BaseUri;
+use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
+use oauth1_signer::{Nonce, Timestamp};
+use serde::{Deserialize, Serialize};
+
+use crate::pasted::{EntryAnswer, Har, Kind, Pasted, NOTHING};
+use crate::sign::signer;
+use crate::stages::{stages, Stages};
+
+/// What the page sends to explain: the paste, and the secrets.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+pub struct ExplainInput {
+    /// The paste and the request fields beside it.
+    #[serde(flatten)]
+    pub pasted: Pasted,
+    /// The consumer secret.
+    pub consumer_secret: String,
+    /// The token secret (empty without a token).
+    pub token_secret: String,
+    /// The RSA private key (PEM), for the RSA methods.
+    pub private_key_pem: String,
+    /// The server's 401 body, in which many servers echo their base string; may be empty.
+    pub server_response: String,
+}
+
+/// What the page shows of an explanation.
+#[derive(Debug, Default, Serialize)]
+pub struct ExplainAnswer {
+    /// `match`, `explained`, `unexplained`, or `error`.
+    pub verdict: &'static str,
+    /// What was pasted: `curl`, `http`, `har`, `authorization`, or empty.
+    pub kind: &'static str,
+    /// The causes, in the vocabulary's order.
+    pub causes: Vec<CauseAnswer>,
+    /// Whether the causes act together (a pair), rather than each alone.
+    pub pair: bool,
+    /// For a match or no explanation: what was compared and what to try next.
+    pub detail: String,
+    /// For an error: what is wrong and what to do.
+    pub error: String,
+    /// Every stage of signing the request as RFC 5849 says; none for an error.
+    pub stages: Option<Stages>,
+    /// The RFC 5849 base string of the request.
+    pub reference_base_string: String,
+    /// The other side's base string: `observed` (from its response) or `reproduced` (the one
+    /// that gives its signature); empty when neither.
+    pub their_base_string: String,
+    /// `observed`, `reproduced`, or empty.
+    pub their_label: &'static str,
+    /// Where the two base strings first differ, if they do.
+    pub difference: Option<DifferenceAnswer>,
+    /// With a HAR file: its entries that carry OAuth.
+    pub entries: Vec<EntryAnswer>,
+    /// With a HAR file: the entry explained.
+    pub entry: Option<usize>,
+}
+
+/// A cause, as the command line prints it.
+#[derive(Debug, Serialize)]
+pub struct CauseAnswer {
+    /// The cause's id in the mismatch vocabulary.
+    pub id: &'static str,
+    /// What the other side did.
+    pub what: &'static str,
+    /// How to fix it.
+    pub fix: &'static str,
+}
+
+/// The first difference between the reference and the other side's base string.
+#[derive(Debug, Serialize)]
+pub struct DifferenceAnswer {
+    /// Its byte offset, the same in both.
+    pub offset: usize,
+    /// The same offset in UTF-16 code units, as JavaScript indexes strings.
+    pub offset_utf16: usize,
+    /// The part: `method`, `URI`, `parameters` or `shape`.
+    pub part: String,
+    /// What differs, in words.
+    pub summary: String,
+}
+
+fn failed(kind: &'static str, error: String) -> ExplainAnswer {
+    ExplainAnswer {
+        verdict: "error",
+        kind,
+        error,
+        ..ExplainAnswer::default()
+    }
+}
+
+/// Explains a paste.
+pub(crate) fn answer(input: &ExplainInput) -> ExplainAnswer {
+    if input.pasted.capture.trim().is_empty() {
+        return failed("", NOTHING.to_owned());
+    }
+    let kind = input.pasted.kind();
+    let mut har = Har::default();
+    let read = input.pasted.read(kind, &mut har).and_then(|read| {
+        let what = |e| format!("{}: {e}", kind.what());
+        match &read.header {
+            Some(header) => Protocol::from_authorization(header)
+                .map(|protocol| (read.capture, protocol))
+                .map_err(what),
+            None => read.capture.protocol().map_err(what),
+        }
+    });
+    let mut answer = match read {
+        Ok((capture, protocol)) => explained(kind, input, &capture, &protocol),
+        Err(e) => failed(kind.as_str(), e),
+    };
+    answer.entries = har.entries;
+    answer.entry = har.entry;
+    answer
+}
+
+/// The answer for a request read, or the error that stops it.
+fn explained(
+    kind: Kind,
+    input: &ExplainInput,
+    capture: &Capture,
+    protocol: &Protocol,
+) -> ExplainAnswer {
+    let (explanation, stages, observed) = match explain_read(input, capture, protocol) {
+        Ok(done) => done,
+        Err(e) => return failed(kind.as_str(), e),
+    };
+    let (label, theirs) = match (&observed, explanation.reproduced_base_string()) {
+        (Some(observed), _) => ("observed", observed.clone()),
+        (None, Some(reproduced)) => ("reproduced", reproduced.to_string()),
+        (None, None) => ("", String::new()),
+    };
+    let reference = explanation.reference_base_string().to_string();
+    let difference = explanation.difference().map(|d| DifferenceAnswer {
+        offset: d.offset(),
+        offset_utf16: reference
+            .get(..d.offset())
+            .map_or(0, |s| s.encode_utf16().count()),
+        part: d.part().to_string(),
+        summary: d.summary().to_owned(),
+    });
+    ExplainAnswer {
+        verdict: explanation.verdict().as_str(),
+        kind: kind.as_str(),
+        causes: explanation
+            .causes()
+            .iter()
+            .map(|c| CauseAnswer {
+                id: c.id(),
+                what: c.what(),
+                fix: c.fix(),
+            })
+            .collect(),
+        pair: explanation.is_pair(),
+        detail: if explanation.verdict() == Verdict::Explained {
+            String::new()
+        } else {
+            explanation.detail()
+        },
+        error: String::new(),
+        stages: Some(stages),
+        reference_base_string: reference,
+        their_base_string: theirs,
+        their_label: label,
+        difference,
+        entries: Vec::new(),
+        entry: None,
+    }
+}
+
+/// Signs the request with the typed secrets and explains it against what the other side
+/// produced: the signature the request carries, and the base string its response echoed.
+fn explain_read(
+    input: &ExplainInput,
+    capture: &Capture,
+    protocol: &Protocol,
+) -> Result<(Explanation, Stages, Option<String>), String> {
+    let text = |e: oauth1_signer::Error| e.to_string();
+    let observed_base_string = if input.server_response.trim().is_empty() {
+        None
+    } else {
+        Some(find_base_string(&input.server_response).ok_or(
+            "no base string found in the server's response: expected one such as \"GET&https%3A%2F%2F…&…\", or leave the response empty",
+        )?)
+    };
+    let signer = signer(
+        protocol,
+        &input.consumer_secret,
+        &input.token_secret,
+        &input.private_key_pem,
+    )?;
+    // What is wrong with the URL is said with it, as the command line says it.
+    check_url(&capture.url).map_err(|e| e.to_string())?;
+    let request = protocol.request(capture).map_err(text)?;
+    let nonce = Nonce::new(protocol.nonce.clone().unwrap_or_default()).map_err(text)?;
+    let timestamp: Timestamp = protocol
+        .timestamp
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .map_err(text)?;
+    let done = signer.sign(&request, &nonce, timestamp).map_err(text)?;
+    let stages = stages(&done, &BaseUri::new(request.url()).map_err(text)?, &signer);
+
+    let mut given = Observed::default();
+    if let Some(signature) = &protocol.signature {
+        given = given.with_signature(signature);
+    }
+    if let Some(base_string) = &observed_base_string {
+        given = given.with_base_string(base_string);
+    }
+    let explanation = Explainer::new(&signer, &request, &nonce, timestamp)
+        .with_url_as_written(&capture.url)
+        .explain(&given)
+        .map_err(|e| e.to_string())?;
+    Ok((explanation, stages, observed_base_string))
+}

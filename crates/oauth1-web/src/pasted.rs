@@ -1,0 +1,177 @@
+//! What was pasted: a curl command, a raw HTTP request, a HAR file (one entry chosen), or an
+//! `Authorization` header with the request typed beside it; read with the command line's
+//! readers (`oauth1_capture`).
+
+use oauth1_capture::{Capture, CaptureError};
+use serde::{Deserialize, Serialize};
+
+/// The paste and the request fields typed beside it.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+pub struct Pasted {
+    /// A curl command, a raw HTTP request, a HAR file's JSON, or an `Authorization` header.
+    pub capture: String,
+    /// With a header alone: the request's method (`GET` when empty).
+    pub method: String,
+    /// With a header alone: the URL as sent, query included.
+    pub url: String,
+    /// With a header alone: the body as sent.
+    pub body: String,
+    /// With a header alone: the body's `Content-Type`.
+    pub content_type: String,
+    /// With a HAR file: the entry (numbered from 1 over the file), the first with OAuth when
+    /// none.
+    pub entry: Option<usize>,
+    /// With a raw HTTP request whose target is a path: its scheme (`https` when empty).
+    pub scheme: String,
+}
+
+/// An entry of a HAR file that carries OAuth.
+#[derive(Debug, Serialize)]
+pub struct EntryAnswer {
+    /// Its number, from 1 over all the file's entries.
+    pub number: usize,
+    /// Its method and URL.
+    pub label: String,
+}
+
+/// A HAR file's entries with OAuth, and the one taken.
+#[derive(Default)]
+pub(crate) struct Har {
+    pub(crate) entries: Vec<EntryAnswer>,
+    pub(crate) entry: Option<usize>,
+}
+
+/// What kind of paste it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Curl,
+    Http,
+    Har,
+    Authorization,
+}
+
+impl Kind {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Kind::Curl => "curl",
+            Kind::Http => "http",
+            Kind::Har => "har",
+            Kind::Authorization => "authorization",
+        }
+    }
+
+    /// The paste, in words, before what is wrong with it.
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            Kind::Curl => "the curl command",
+            Kind::Http => "the HTTP request",
+            Kind::Har => "the HAR file",
+            Kind::Authorization => "the Authorization header",
+        }
+    }
+}
+
+/// A paste read: the request, and with a header alone, the header's value (kept out of the
+/// request's headers).
+pub(crate) struct Read {
+    pub(crate) capture: Capture,
+    pub(crate) header: Option<String>,
+}
+
+/// The message when nothing is pasted.
+pub(crate) const NOTHING: &str = "nothing pasted: paste a curl command, a raw HTTP request, a HAR file or an Authorization header";
+
+impl Pasted {
+    /// What kind of paste this is, by its first characters.
+    pub(crate) fn kind(&self) -> Kind {
+        let text = self.capture.trim_start();
+        let starts = |prefix: &str| {
+            text.get(..prefix.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(prefix))
+        };
+        if text.starts_with("curl ") || text.starts_with("curl\t") || text.starts_with("curl\\") {
+            Kind::Curl
+        } else if text.starts_with('{') {
+            Kind::Har
+        } else if starts("oauth ") || starts("authorization:") {
+            Kind::Authorization
+        } else {
+            Kind::Http
+        }
+    }
+
+    /// Reads the paste; a HAR file's entries go to `har`.
+    pub(crate) fn read(&self, kind: Kind, har: &mut Har) -> Result<Read, String> {
+        let what = |e: CaptureError| format!("{}: {e}", kind.what());
+        let capture = match kind {
+            Kind::Curl => Capture::from_curl(&self.capture).map_err(what)?,
+            Kind::Http => {
+                let scheme = if self.scheme.is_empty() {
+                    "https"
+                } else {
+                    &self.scheme
+                };
+                Capture::from_http(self.capture.as_bytes(), scheme).map_err(what)?
+            }
+            Kind::Har => {
+                let all = Capture::from_har(&self.capture, None).map_err(what)?;
+                har.entries = all
+                    .iter()
+                    .map(|(number, c)| EntryAnswer {
+                        number: *number,
+                        label: format!("{} {}", c.method, c.url),
+                    })
+                    .collect();
+                let (number, capture) = match self.entry {
+                    Some(n) => all.into_iter().find(|(number, _)| *number == n),
+                    None => all.into_iter().next(),
+                }
+                .ok_or_else(|| {
+                    format!(
+                        "the HAR file has no entry {} with OAuth: choose one of those listed",
+                        self.entry.unwrap_or_default()
+                    )
+                })?;
+                har.entry = Some(number);
+                capture
+            }
+            Kind::Authorization => {
+                let text = self.capture.trim();
+                let header = match text.split_once(':') {
+                    Some((name, value)) if name.eq_ignore_ascii_case("authorization") => {
+                        value.trim()
+                    }
+                    _ => text,
+                };
+                return Ok(Read {
+                    capture: self.typed(),
+                    header: Some(header.to_owned()),
+                });
+            }
+        };
+        Ok(Read {
+            capture,
+            header: None,
+        })
+    }
+
+    /// The request typed in the fields.
+    pub(crate) fn typed(&self) -> Capture {
+        let mut headers = Vec::new();
+        if !self.content_type.is_empty() {
+            headers.push(("Content-Type".to_owned(), self.content_type.clone()));
+        }
+        let method = if self.method.is_empty() {
+            "GET"
+        } else {
+            &self.method
+        };
+        Capture {
+            method: method.to_owned(),
+            url: self.url.trim().to_owned(),
+            headers,
+            body: self.body.clone().into_bytes(),
+        }
+    }
+}
