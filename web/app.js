@@ -1,7 +1,7 @@
 // The page: reads the form, hands it to the engine (oauth1-web, compiled to WebAssembly) and
 // shows its answer. Nothing here reaches the network or storage.
 
-import init, { explain } from "./oauth1_web.js";
+import init, { explain, sign, verify } from "./oauth1_web.js";
 // The engine's bytes, base64 in a script: the page's Content-Security-Policy has
 // connect-src 'none', which forbids the fetch a .wasm file would need.
 import wasmBase64 from "./oauth1_web_wasm.js";
@@ -94,17 +94,20 @@ function show(answer) {
   showStages(answer.stages);
 }
 
-function showEntries(answer) {
-  const field = $("entry-field");
-  const select = $("entry");
-  field.hidden = answer.kind !== "har" || answer.entries.length === 0;
+/** The HAR entries of `answer` in the select `selectId`, shown in `fieldId` for a HAR file. */
+function showEntries(answer, fieldId = "entry-field", selectId = "entry") {
+  const field = $(fieldId);
+  const select = $(selectId);
+  const entries = answer.entries ?? [];
+  field.hidden = entries.length === 0;
   const wanted = answer.entry == null ? "" : String(answer.entry);
+  const label = (e) => `entry ${e.number}: ${e.label}`;
   const current = Array.from(select.options).map((o) => o.value + o.textContent).join("|");
-  const next = answer.entries.map((e) => String(e.number) + `entry ${e.number}: ${e.label}`).join("|");
+  const next = entries.map((e) => String(e.number) + label(e)).join("|");
   if (current !== next) {
     select.replaceChildren(
-      ...answer.entries.map((e) => {
-        const option = element("option", `entry ${e.number}: ${e.label}`);
+      ...entries.map((e) => {
+        const option = element("option", label(e));
         option.value = String(e.number);
         return option;
       }),
@@ -166,19 +169,28 @@ function showComparison(answer) {
   }
 }
 
-function showStages(stages) {
+/** Every stage of a signing, into `container`. */
+function renderStages(container, stages) {
+  container.replaceChildren();
   if (!stages) return;
-  $("stages").hidden = false;
-  const body = $("parameters");
-  body.replaceChildren(
-    ...stages.parameters.map((p) => {
-      const tr = element("tr");
-      tr.append(element("td", p.source), element("td", p.name), element("td", p.value), element("td", p.encoded, "mono"));
-      return tr;
-    }),
-  );
-  const values = $("values");
-  values.replaceChildren();
+  const table = element("table");
+  table.append(element("caption", "Parameters, in normalized order"));
+  const head = element("tr");
+  for (const name of ["source", "name", "value (decoded)", "encoded"]) {
+    const th = element("th", name);
+    th.scope = "col";
+    head.append(th);
+  }
+  table.append(element("thead"));
+  table.tHead.append(head);
+  const body = element("tbody");
+  for (const p of stages.parameters) {
+    const tr = element("tr");
+    tr.append(element("td", p.source), element("td", p.name), element("td", p.value), element("td", p.encoded, "mono"));
+    body.append(tr);
+  }
+  table.append(body);
+  const values = element("dl");
   for (const [name, value] of [
     ["normalized parameters", stages.normalized],
     ["base string URI", stages.base_uri],
@@ -188,6 +200,137 @@ function showStages(stages) {
     ["Authorization header", stages.authorization],
   ]) {
     values.append(element("dt", name), element("dd", value, "mono"));
+  }
+  container.append(table, values);
+}
+
+function showStages(stages) {
+  if (!stages) return;
+  $("stages").hidden = false;
+  renderStages($("stages-body"), stages);
+}
+
+// Sign: a request from its fields.
+
+function signInput() {
+  return {
+    method: $("sign-method").value.trim(),
+    url: $("sign-url").value,
+    body: $("sign-body").value,
+    content_type: $("sign-content-type").value.trim(),
+    consumer_key: $("sign-consumer-key").value,
+    consumer_secret: $("sign-consumer-secret").value,
+    token: $("sign-token").value,
+    token_secret: $("sign-token-secret").value,
+    signature_method: $("sign-signature-method").value,
+    private_key_pem: $("sign-private-key").value,
+    nonce: $("sign-nonce").value,
+    timestamp: $("sign-timestamp").value.trim(),
+    realm: $("sign-realm").value,
+    callback: $("sign-callback").value,
+    verifier: $("sign-verifier").value,
+    omit_version: $("sign-omit-version").checked,
+    body_hash: $("sign-body-hash").checked,
+  };
+}
+
+function runSign() {
+  const answer = JSON.parse(sign(JSON.stringify(signInput())));
+  const status = $("sign-status");
+  $("sign-result").dataset.state = answer.error ? "error" : "signed";
+  status.replaceChildren();
+  if (answer.error) {
+    status.append(element("p", "The request cannot be signed.", "headline"), element("p", answer.error, "error"));
+  } else {
+    status.append(element("p", "Signed.", "headline"));
+  }
+  renderStages($("sign-stages"), answer.stages);
+}
+
+// Verify: a received request checked as a server checks it.
+
+function verifyInput() {
+  const entry = $("verify-entry");
+  const now = $("verify-now").value.trim();
+  const window = $("verify-window").value.trim();
+  return {
+    capture: $("verify-capture").value,
+    method: $("verify-method").value.trim(),
+    url: $("verify-url").value,
+    body: $("verify-body").value,
+    content_type: $("verify-content-type").value.trim(),
+    consumer_secret: $("verify-consumer-secret").value,
+    token_secret: $("verify-token-secret").value,
+    public_key_pem: $("verify-public-key").value,
+    now: now === "" ? Math.floor(Date.now() / 1000) : Number(now),
+    timestamp_window: window === "" ? null : Number(window),
+    allow_plaintext_over_http: $("verify-plaintext-http").checked,
+    entry: $("verify-entry-field").hidden || entry.value === "" ? null : Number(entry.value),
+  };
+}
+
+const VERIFY_HEADLINES = {
+  valid: "Valid: a server holding these secrets accepts this request.",
+  invalid: "Invalid: a server holding these secrets refuses it.",
+  error: "The request cannot be read.",
+};
+
+function runVerify() {
+  const input = verifyInput();
+  const verdict = $("verify-verdict");
+  const values = $("verify-values");
+  values.replaceChildren();
+  if (!Number.isSafeInteger(input.now) || input.now < 0 || !(input.timestamp_window === null || (Number.isSafeInteger(input.timestamp_window) && input.timestamp_window >= 0))) {
+    verdict.dataset.verdict = "error";
+    verdict.dataset.reason = "";
+    verdict.replaceChildren(element("p", VERIFY_HEADLINES.error, "headline"),
+      element("p", "the clock and the window are whole numbers of seconds: type them as digits, or leave the clock empty for this browser's", "error"));
+    return;
+  }
+  const answer = JSON.parse(verify(JSON.stringify(input)));
+  showEntries(answer, "verify-entry-field", "verify-entry");
+  verdict.dataset.verdict = answer.verdict;
+  verdict.dataset.reason = answer.reason;
+  verdict.replaceChildren(element("p", VERIFY_HEADLINES[answer.verdict], "headline"));
+  if (answer.verdict === "error") {
+    verdict.append(element("p", answer.error, "error"));
+    return;
+  }
+  const rows = answer.verdict === "valid"
+    ? [["consumer key", answer.consumer_key], ["token", answer.token], ["method", answer.signature_method], ["parameters", answer.parameters]]
+    : [["reason", answer.reason], ["detail", answer.detail], ["the server's base string", answer.base_string], ["answer", answer.answer], ["advice", answer.advice]];
+  for (const [name, value] of rows) {
+    if (value) values.append(element("dt", name), element("dd", value, "mono"));
+  }
+}
+
+// Tabs.
+
+const TABS = ["explain", "sign", "verify"];
+
+function select(name) {
+  for (const tab of TABS) {
+    const selected = tab === name;
+    const button = $(`tab-${tab}`);
+    button.setAttribute("aria-selected", String(selected));
+    button.tabIndex = selected ? 0 : -1;
+    $(`panel-${tab}`).hidden = !selected;
+  }
+}
+
+function wireTabs() {
+  for (const [i, tab] of TABS.entries()) {
+    const button = $(`tab-${tab}`);
+    button.addEventListener("click", () => select(tab));
+    // Arrow keys move between the tabs, as in every tab list.
+    button.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      const next = TABS[(i + step + TABS.length) % TABS.length];
+      select(next);
+      $(`tab-${next}`).focus();
+      event.preventDefault();
+    });
   }
 }
 
@@ -208,6 +351,10 @@ function wire() {
     $(id).addEventListener("input", scheduled);
   }
   $("entry").addEventListener("change", () => { clearTimeout(timer); run(); });
+  $("sign-form").addEventListener("submit", (event) => { event.preventDefault(); runSign(); });
+  $("verify-form").addEventListener("submit", (event) => { event.preventDefault(); runVerify(); });
+  $("verify-entry").addEventListener("change", runVerify);
+  wireTabs();
   for (const button of document.querySelectorAll("button.reveal")) {
     button.addEventListener("click", () => {
       const field = $(button.dataset.for);

@@ -88,6 +88,14 @@ function oauth1(args, secrets) {
   };
 }
 
+/** Runs the command line; what it prints. */
+function oauth1Text(args, secrets) {
+  const env = { ...process.env, OAUTH1_CONSUMER_SECRET: secrets.consumer, OAUTH1_TOKEN_SECRET: secrets.token };
+  const run = spawnSync(cli, args, { env, encoding: "utf8" });
+  if (run.error) throw run.error;
+  return run.stdout;
+}
+
 /** Fills the page's form, runs the diagnosis, and reads the result element. */
 async function paste(fields) {
   const values = {
@@ -221,6 +229,80 @@ test("the keyboard reaches the diagnosis, and the secrets are hidden until revea
   assert.equal(await page.getAttribute("#consumer-secret", "type"), "text");
   await page.click('button.reveal[data-for="consumer-secret"]');
   assert.equal(await page.getAttribute("#consumer-secret", "type"), "password");
+});
+
+/** The values a result list shows, by their labels. */
+async function listed(selector) {
+  return page.evaluate((selector) => {
+    const values = {};
+    for (const dt of document.querySelectorAll(`${selector} dt`)) values[dt.textContent] = dt.nextElementSibling.textContent;
+    return values;
+  }, selector);
+}
+
+test("the Sign tab signs the X API's published request to its published values", async () => {
+  const published = JSON.parse(readFileSync(join(root, "fixtures", "published.json"), "utf8"));
+  const x = published.find((c) => c.name === "x-api-creating-a-signature");
+  await page.click("#tab-sign");
+  assert.equal(await page.isVisible("#panel-explain"), false);
+  for (const [id, value] of [
+    ["sign-method", x.method], ["sign-url", x.url], ["sign-content-type", x.content_type], ["sign-body", x.body],
+    ["sign-consumer-key", x.consumer_key], ["sign-consumer-secret", x.consumer_secret],
+    ["sign-token", x.token], ["sign-token-secret", x.token_secret],
+    ["sign-nonce", x.nonce], ["sign-timestamp", x.timestamp],
+  ]) {
+    await page.fill(`#${id}`, value);
+  }
+  await page.click("#sign");
+  assert.equal(await page.getAttribute("#sign-result", "data-state"), "signed");
+  const values = await listed("#sign-stages");
+  assert.equal(values["signature base string"], x.expected.base_string);
+  assert.equal(values.signature, x.expected.signature);
+  await page.screenshot({ path: join(screenshots, "sign.png"), fullPage: true });
+  // A URL without its scheme is refused with the command line's words.
+  await page.fill("#sign-url", "api.twitter.com/1.1/statuses/update.json");
+  await page.click("#sign");
+  assert.equal(await page.getAttribute("#sign-result", "data-state"), "error");
+  const refused = oauth1(["sign", "--url", "api.twitter.com/1.1/statuses/update.json", "--consumer-key", "k"], { consumer: "s" });
+  assert.equal(await page.textContent("#sign-status .error"), refused.stderr.trim().replace(/^error: /, ""));
+  await page.click("#tab-explain");
+});
+
+test("the Verify tab checks a received request as oauth1 verify does", async () => {
+  await page.click("#tab-verify");
+  const curl = fixture("chrome-x-api.curl");
+  const verifyIn = async (fields) => {
+    const values = {
+      "verify-capture": "", "verify-consumer-secret": "", "verify-token-secret": "", "verify-now": "", ...fields,
+    };
+    delete values.entry;
+    for (const [id, value] of Object.entries(values)) await page.fill(`#${id}`, value);
+    await page.click("#verify");
+    if (fields.entry !== undefined) await page.selectOption("#verify-entry", String(fields.entry));
+    return {
+      verdict: await page.getAttribute("#verify-verdict", "data-verdict"),
+      reason: await page.getAttribute("#verify-verdict", "data-reason"),
+      values: await listed("#verify-values"),
+    };
+  };
+  // Valid at its timestamp: the same consumer, token, method and parameters as the command line's.
+  const at = await verifyIn({ "verify-capture": curl, "verify-consumer-secret": X.consumer, "verify-token-secret": X.token, "verify-now": "1318622958" });
+  assert.equal(at.verdict, "valid");
+  assert.equal(
+    oauth1Text(["verify", "--now", "1318622958", "--curl", curl], X),
+    `valid\nconsumer key:  ${at.values["consumer key"]}\ntoken:         ${at.values.token}\nmethod:        ${at.values.method}\nparameters:    ${at.values.parameters}\n`,
+  );
+  // By this browser's clock, years later: stale, as by the command line's.
+  const today = await verifyIn({ "verify-capture": curl, "verify-consumer-secret": X.consumer, "verify-token-secret": X.token });
+  assert.equal(today.verdict, "invalid");
+  assert.equal(today.reason, "stale-timestamp");
+  assert.match(oauth1Text(["verify", "--curl", curl], X), /^invalid: stale-timestamp\n/);
+  await page.screenshot({ path: join(screenshots, "verify.png"), fullPage: true });
+  // A HAR entry, chosen: RFC 5849's example with its parameters in the query.
+  const har = await verifyIn({ "verify-capture": fixture("firefox.har"), "verify-consumer-secret": RFC.consumer, "verify-token-secret": RFC.token, "verify-now": "1191242096", entry: 5 });
+  assert.equal(har.verdict, "valid");
+  assert.equal(har.values["consumer key"], "dpf43f3p2l4k3l03");
+  await page.click("#tab-explain");
 });
 
 test("no request leaves the page after it has loaded, and its policy refuses one", async () => {
