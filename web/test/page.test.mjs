@@ -11,6 +11,7 @@ import { createServer } from "node:http";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join, extname, resolve } from "node:path";
 import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
 import { chromium } from "playwright-core";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -163,6 +164,80 @@ test("every OAuth entry of Chrome's and Firefox's HAR exports, chosen in the pag
   assert.equal(explained, 6);
 });
 
+/** RFC 3986 percent-encoding as RFC 5849 §3.6 asks, written here from the RFC. */
+function percent(text) {
+  return Array.from(new TextEncoder().encode(text), (b) => {
+    const c = String.fromCharCode(b);
+    return /[A-Za-z0-9\-._~]/.test(c) ? c : "%" + b.toString(16).toUpperCase().padStart(2, "0");
+  }).join("");
+}
+
+/** The Authorization header the client of an explain line sent, with the signature it computed. */
+function headerOf(line, signature) {
+  const method = line.signature_method ?? "HMAC-SHA1";
+  const params = [
+    ["oauth_consumer_key", line.consumer_key], ["oauth_signature_method", method],
+    ["oauth_timestamp", line.timestamp], ["oauth_nonce", line.nonce],
+  ];
+  // `"version": null` leaves it out; absent, it is 1.0.
+  if (!("version" in line)) params.push(["oauth_version", "1.0"]);
+  else if (typeof line.version === "string") params.push(["oauth_version", line.version]);
+  for (const [field, name] of [["token", "oauth_token"], ["callback", "oauth_callback"], ["verifier", "oauth_verifier"]]) {
+    if (typeof line[field] === "string") params.push([name, line[field]]);
+  }
+  if (line.body_hash === true) {
+    // oauth_body_hash (draft-eaton-oauth-bodyhash): base64 of the body's digest.
+    const digest = method.endsWith("SHA256") ? "sha256" : method.endsWith("SHA512") ? "sha512" : "sha1";
+    params.push(["oauth_body_hash", createHash(digest).update(line.body ?? "", "utf8").digest("base64")]);
+  }
+  params.push(["oauth_signature", signature]);
+  const realm = typeof line.realm === "string" ? `realm="${line.realm}", ` : "";
+  return "OAuth " + realm + params.map(([n, v]) => `${n}="${percent(v)}"`).join(", ");
+}
+
+/** `text` in POSIX single quotes. */
+function quoted(text) {
+  return "'" + text.replaceAll("'", "'\\''") + "'";
+}
+
+/** The curl command a browser would copy for an explain line's request. */
+function curlOf(line, signature) {
+  const body = line.body ? line.body : null;
+  const words = [`curl ${quoted(line.url)}`];
+  if (line.method !== (body === null ? "GET" : "POST")) words.push(`-X ${quoted(line.method)}`);
+  words.push(`-H ${quoted(`authorization: ${headerOf(line, signature)}`)}`, "-H 'accept: */*'");
+  if (body !== null) {
+    // Without a Content-Type curl says form; a body that is not one says so.
+    words.push(`-H ${quoted(`content-type: ${line.content_type ?? "application/octet-stream"}`)}`);
+    words.push(`--data-raw ${quoted(body)}`);
+  } else if (line.content_type) {
+    words.push(`-H ${quoted(`content-type: ${line.content_type}`)}`);
+  }
+  return words.join(" \\\n  ");
+}
+
+test("every explain fixture whose client signature is known, pasted as a curl command, is answered as the command line answers it", async () => {
+  const lines = JSON.parse(readFileSync(join(root, "fixtures", "explain.json"), "utf8"));
+  const causes = new Set();
+  let checked = 0;
+  for (const line of lines) {
+    const signature = line.observed?.signature;
+    if (typeof signature !== "string") continue;
+    const command = curlOf(line, signature);
+    const secrets = { consumer: line.consumer_secret, token: line.token_secret ?? "" };
+    const expected = oauth1(["explain", "--json", "--curl", command], secrets);
+    assert.equal(expected.answers.length, 1, `${line.name}: ${expected.stderr}`);
+    const shown = await paste({ capture: command, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
+    assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), `${line.name}:\n${command}`);
+    assert.equal(shown.reference, expected.answers[0].reference_base_string, line.name);
+    for (const cause of expected.answers[0].causes) causes.add(cause);
+    checked += 1;
+  }
+  assert.equal(checked, 87);
+  // Every cause of the vocabulary is named for at least one of them.
+  assert.equal(causes.size, 35);
+});
+
 test("the Authorization header alone, with the request typed beside it, and a server's echoed base string", async () => {
   const curl = fixture("chrome-x-api.curl");
   const header = /-H 'authorization: ([^']*)'/.exec(curl)[1];
@@ -305,7 +380,7 @@ test("the Verify tab checks a received request as oauth1 verify does", async () 
   await page.click("#tab-explain");
 });
 
-test("no request leaves the page after it has loaded, and its policy refuses one", async () => {
+test("no request leaves the page after it has loaded, its policy refuses one, and it works offline", async () => {
   const blocked = await page.evaluate(async (url) => {
     try {
       await fetch(url);
@@ -319,6 +394,14 @@ test("no request leaves the page after it has loaded, and its policy refuses one
   assert.deepEqual(requestsAfterLoad, []);
   const stored = await page.evaluate(() => localStorage.length + sessionStorage.length);
   assert.equal(stored, 0);
+  // Offline, it answers as before.
+  await page.context().setOffline(true);
+  try {
+    const shown = await paste({ capture: fixture("chrome-x-api.curl"), "consumer-secret": X.consumer, "token-secret": X.token });
+    assert.equal(shown.verdict, "match");
+  } finally {
+    await page.context().setOffline(false);
+  }
 });
 
 test("screenshots: an explained HAR entry at desktop width and on a phone", async () => {
