@@ -1,55 +1,32 @@
 // The page in a real browser (Debian's Chromium, driven by playwright-core): real captures
-// from fixtures/captures pasted in, each answered as the `oauth1` command line answers the same
-// capture; no request leaving the page after load; the keyboard reaching every control; and a
-// screenshot of the page at desktop and phone widths. Run by `scripts/web test`, which builds
-// web/dist and the command line first and sets OAUTH1_CLI, WEB_DIST and SCREENSHOTS.
+// from fixtures/captures and the 87 explain fixtures as curl commands pasted in, each answered
+// as the `oauth1` command line answers the same input; the Sign and Verify tabs; no request
+// leaving the page after load; the keyboard reaching every control; and screenshots at desktop
+// and phone widths. Run by `scripts/web test`, which builds web/dist and the command line first
+// and sets OAUTH1_CLI, WEB_DIST and SCREENSHOTS.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { createServer } from "node:http";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { join, extname, resolve } from "node:path";
+import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { createHash } from "node:crypto";
 import { chromium } from "playwright-core";
 
-const root = resolve(import.meta.dirname, "../..");
-const dist = resolve(root, process.env.WEB_DIST ?? "web/dist");
-const cli = resolve(root, process.env.OAUTH1_CLI ?? "target/debug/oauth1");
-const screenshots = resolve(root, process.env.SCREENSHOTS ?? "target/web-page");
-const captures = join(root, "fixtures", "captures");
-
-// The secrets of the captures: the X API's published example, the Unicode captures', and
-// RFC 5849's (the HAR exports', fixtures/captures_har.py).
-const X = { consumer: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", token: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE" };
-const UNICODE = { consumer: "cs-unicode", token: "ts-unicode" };
-const RFC = { consumer: "kd94hf93k423kf44", token: "pfkkdhi9sl3r4s00" };
-
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
+import {
+  root, screenshots, captures, X, UNICODE, RFC, serve, oauth1, oauth1Text, asPage, fixture,
+  explainCases,
+} from "./common.mjs";
 
 let server;
-let served = [];
+let served;
 let origin;
 let browser;
 let page;
 let requestsAfterLoad = [];
 
 before(async () => {
-  server = createServer((request, response) => {
-    served.push(request.url);
-    const path = request.url === "/" ? "/index.html" : request.url.split("?")[0];
-    try {
-      const body = readFileSync(join(dist, path));
-      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
-      response.end(body);
-    } catch {
-      response.writeHead(404);
-      response.end();
-    }
-  });
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  server = await serve();
+  ({ origin, served } = server);
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
@@ -73,30 +50,6 @@ after(async () => {
   server?.close();
 });
 
-/** Runs the command line; its JSON answer lines, and whether it exited 0. */
-function oauth1(args, secrets) {
-  const env = { ...process.env };
-  delete env.OAUTH1_CONSUMER_SECRET;
-  delete env.OAUTH1_TOKEN_SECRET;
-  if (secrets.consumer !== undefined) env.OAUTH1_CONSUMER_SECRET = secrets.consumer;
-  if (secrets.token !== undefined) env.OAUTH1_TOKEN_SECRET = secrets.token;
-  const run = spawnSync(cli, args, { env, encoding: "utf8" });
-  if (run.error) throw run.error;
-  return {
-    status: run.status,
-    stderr: run.stderr,
-    answers: run.stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)),
-  };
-}
-
-/** Runs the command line; what it prints. */
-function oauth1Text(args, secrets) {
-  const env = { ...process.env, OAUTH1_CONSUMER_SECRET: secrets.consumer, OAUTH1_TOKEN_SECRET: secrets.token };
-  const run = spawnSync(cli, args, { env, encoding: "utf8" });
-  if (run.error) throw run.error;
-  return run.stdout;
-}
-
 /** Fills the page's form, runs the diagnosis, and reads the result element. */
 async function paste(fields) {
   const values = {
@@ -118,15 +71,6 @@ async function paste(fields) {
     reference: (await page.locator("#reference").textContent()) ?? "",
     error: (await page.locator("#verdict .error").count()) ? await page.locator("#verdict .error").textContent() : "",
   };
-}
-
-/** The command line's answer as the page's result element carries it. */
-function asPage(answer) {
-  return { verdict: answer.verdict, causes: answer.causes.join(" ") };
-}
-
-function fixture(name) {
-  return readFileSync(join(captures, name), "utf8");
 }
 
 test("copied curl commands and a proxy's raw request are answered as the command line answers them", async () => {
@@ -164,76 +108,18 @@ test("every OAuth entry of Chrome's and Firefox's HAR exports, chosen in the pag
   assert.equal(explained, 6);
 });
 
-/** RFC 3986 percent-encoding as RFC 5849 §3.6 asks, written here from the RFC. */
-function percent(text) {
-  return Array.from(new TextEncoder().encode(text), (b) => {
-    const c = String.fromCharCode(b);
-    return /[A-Za-z0-9\-._~]/.test(c) ? c : "%" + b.toString(16).toUpperCase().padStart(2, "0");
-  }).join("");
-}
-
-/** The Authorization header the client of an explain line sent, with the signature it computed. */
-function headerOf(line, signature) {
-  const method = line.signature_method ?? "HMAC-SHA1";
-  const params = [
-    ["oauth_consumer_key", line.consumer_key], ["oauth_signature_method", method],
-    ["oauth_timestamp", line.timestamp], ["oauth_nonce", line.nonce],
-  ];
-  // `"version": null` leaves it out; absent, it is 1.0.
-  if (!("version" in line)) params.push(["oauth_version", "1.0"]);
-  else if (typeof line.version === "string") params.push(["oauth_version", line.version]);
-  for (const [field, name] of [["token", "oauth_token"], ["callback", "oauth_callback"], ["verifier", "oauth_verifier"]]) {
-    if (typeof line[field] === "string") params.push([name, line[field]]);
-  }
-  if (line.body_hash === true) {
-    // oauth_body_hash (draft-eaton-oauth-bodyhash): base64 of the body's digest.
-    const digest = method.endsWith("SHA256") ? "sha256" : method.endsWith("SHA512") ? "sha512" : "sha1";
-    params.push(["oauth_body_hash", createHash(digest).update(line.body ?? "", "utf8").digest("base64")]);
-  }
-  params.push(["oauth_signature", signature]);
-  const realm = typeof line.realm === "string" ? `realm="${line.realm}", ` : "";
-  return "OAuth " + realm + params.map(([n, v]) => `${n}="${percent(v)}"`).join(", ");
-}
-
-/** `text` in POSIX single quotes. */
-function quoted(text) {
-  return "'" + text.replaceAll("'", "'\\''") + "'";
-}
-
-/** The curl command a browser would copy for an explain line's request. */
-function curlOf(line, signature) {
-  const body = line.body ? line.body : null;
-  const words = [`curl ${quoted(line.url)}`];
-  if (line.method !== (body === null ? "GET" : "POST")) words.push(`-X ${quoted(line.method)}`);
-  words.push(`-H ${quoted(`authorization: ${headerOf(line, signature)}`)}`, "-H 'accept: */*'");
-  if (body !== null) {
-    // Without a Content-Type curl says form; a body that is not one says so.
-    words.push(`-H ${quoted(`content-type: ${line.content_type ?? "application/octet-stream"}`)}`);
-    words.push(`--data-raw ${quoted(body)}`);
-  } else if (line.content_type) {
-    words.push(`-H ${quoted(`content-type: ${line.content_type}`)}`);
-  }
-  return words.join(" \\\n  ");
-}
-
 test("every explain fixture whose client signature is known, pasted as a curl command, is answered as the command line answers it", async () => {
-  const lines = JSON.parse(readFileSync(join(root, "fixtures", "explain.json"), "utf8"));
   const causes = new Set();
-  let checked = 0;
-  for (const line of lines) {
-    const signature = line.observed?.signature;
-    if (typeof signature !== "string") continue;
-    const command = curlOf(line, signature);
-    const secrets = { consumer: line.consumer_secret, token: line.token_secret ?? "" };
+  const cases = explainCases();
+  for (const { line, command, secrets } of cases) {
     const expected = oauth1(["explain", "--json", "--curl", command], secrets);
     assert.equal(expected.answers.length, 1, `${line.name}: ${expected.stderr}`);
     const shown = await paste({ capture: command, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
     assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), `${line.name}:\n${command}`);
     assert.equal(shown.reference, expected.answers[0].reference_base_string, line.name);
     for (const cause of expected.answers[0].causes) causes.add(cause);
-    checked += 1;
   }
-  assert.equal(checked, 87);
+  assert.equal(cases.length, 87);
   // Every cause of the vocabulary is named for at least one of them.
   assert.equal(causes.size, 35);
 });
