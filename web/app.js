@@ -91,7 +91,7 @@ function show(answer) {
   showCauses(answer);
   $("detail").textContent = answer.detail;
   showComparison(answer);
-  showStages(answer.stages);
+  showStages(answer.stages, answer.difference);
 }
 
 /** The HAR entries of `answer` in the select `selectId`, shown in `fieldId` for a HAR file. */
@@ -169,8 +169,8 @@ function showComparison(answer) {
   }
 }
 
-/** Every stage of a signing, into `container`. */
-function renderStages(container, stages) {
+/** Every stage of a signing, into `container`; the parameter at position `differs` marked. */
+function renderStages(container, stages, differs = null) {
   container.replaceChildren();
   if (!stages) return;
   const table = element("table");
@@ -184,8 +184,12 @@ function renderStages(container, stages) {
   table.append(element("thead"));
   table.tHead.append(head);
   const body = element("tbody");
-  for (const p of stages.parameters) {
+  for (const [i, p] of stages.parameters.entries()) {
     const tr = element("tr");
+    if (i === differs) {
+      tr.className = "differs";
+      tr.title = "the first difference lies in this parameter";
+    }
     tr.append(element("td", p.source), element("td", p.name), element("td", p.value), element("td", p.encoded, "mono"));
     body.append(tr);
   }
@@ -204,10 +208,10 @@ function renderStages(container, stages) {
   container.append(table, values);
 }
 
-function showStages(stages) {
+function showStages(stages, difference) {
   if (!stages) return;
   $("stages").hidden = false;
-  renderStages($("stages-body"), stages);
+  renderStages($("stages-body"), stages, difference?.parameter ?? null);
 }
 
 // Sign: a request from its fields.

@@ -2,7 +2,7 @@
 
 use oauth1_capture::{check_url, Capture, Protocol};
 use oauth1_signer::base_string::BaseUri;
-use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Verdict};
+use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Part, Verdict};
 use oauth1_signer::{Nonce, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +81,32 @@ pub struct DifferenceAnswer {
     pub part: String,
     /// What differs, in words.
     pub summary: String,
+    /// In the parameters: the position, in [`Stages::parameters`], of the reference's
+    /// parameter in which they first differ; none when they differ after the last.
+    pub parameter: Option<usize>,
+}
+
+/// The position of the parameter of `base_string` (a reference base string) in which byte
+/// `offset` lies, counted in its third part: `name%3Dvalue` pairs joined by `%26`. A difference
+/// on a separator belongs to the pair after it.
+fn parameter_at(base_string: &str, offset: usize) -> Option<usize> {
+    let mut parts = base_string.splitn(3, '&');
+    let start = parts.next()?.len() + 1 + parts.next()?.len() + 1;
+    let third = parts.next()?;
+    let at = offset.checked_sub(start)?;
+    let mut from = 0;
+    for (i, pair) in third.split("%26").enumerate() {
+        let end = from + pair.len();
+        if at < end {
+            return Some(i);
+        }
+        // The separator after this pair, if one follows, counts for the next pair.
+        from = end + 3;
+        if at < from && end < third.len() {
+            return Some(i + 1);
+        }
+    }
+    None
 }
 
 fn failed(kind: &'static str, error: String) -> ExplainAnswer {
@@ -141,6 +167,11 @@ fn explained(
             .map_or(0, |s| s.encode_utf16().count()),
         part: d.part().to_string(),
         summary: d.summary().to_owned(),
+        parameter: if d.part() == Part::Parameters {
+            parameter_at(&reference, d.offset()).filter(|&i| stages.parameters.len() > i)
+        } else {
+            None
+        },
     });
     ExplainAnswer {
         verdict: explanation.verdict().as_str(),
@@ -217,4 +248,27 @@ fn explain_read(
         .explain(&given)
         .map_err(|e| e.to_string())?;
     Ok((explanation, stages, observed_base_string))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parameter_at;
+
+    // RFC 5849 §3.4.1.1's base string, shortened: "b5=%3D%253D&a3=a&c%40=&a2=r%20b" normalized.
+    const BASE: &str = "POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D";
+
+    #[test]
+    fn the_pair_a_byte_lies_in() {
+        let third = BASE.find("a2%3D").unwrap();
+        assert_eq!(parameter_at(BASE, third), Some(0));
+        assert_eq!(parameter_at(BASE, BASE.find("r%2520b").unwrap()), Some(0));
+        assert_eq!(parameter_at(BASE, BASE.find("a3%3D").unwrap()), Some(1));
+        // The separator before a pair is that pair's.
+        assert_eq!(parameter_at(BASE, BASE.find("%26a3").unwrap()), Some(1));
+        assert_eq!(parameter_at(BASE, BASE.find("c%2540").unwrap()), Some(3));
+        assert_eq!(parameter_at(BASE, BASE.len() - 1), Some(3));
+        // After the last pair, or before the parameters: none.
+        assert_eq!(parameter_at(BASE, BASE.len()), None);
+        assert_eq!(parameter_at(BASE, 3), None);
+    }
 }
