@@ -25,15 +25,12 @@ use criterion::{
 };
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
-use oauth1_signer::{encode, Consumer, Request, RequestParts, Signer, Token};
+use oauth1_signer::{encode, Request};
 use sha1::Sha1;
 
 mod common;
 
 use common::Workload;
-
-/// Decoded `name=value` pairs, owned.
-type Pairs = Vec<(String, String)>;
 
 impl Workload {
     /// The floor's inputs: the finished base string and key.
@@ -59,28 +56,6 @@ impl Workload {
             .map(|(n, v)| (n.into_owned(), v.into_owned()))
             .collect();
         (base, params)
-    }
-
-    /// The inputs of a request given by its parts: the URL without its query, and the
-    /// query's and the form body's pairs decoded, as owned strings.
-    fn parts_inputs(&self) -> (String, Pairs, Pairs) {
-        let (base, query) = self
-            .case
-            .url
-            .split_once('?')
-            .unwrap_or((&self.case.url, ""));
-        let decoded = |text: &[u8]| -> Pairs {
-            let utf8 = |b: Vec<u8>| String::from_utf8(b).unwrap();
-            common::pairs(text)
-                .into_iter()
-                .map(|(n, v)| (utf8(n), utf8(v)))
-                .collect()
-        };
-        (
-            base.to_owned(),
-            decoded(query.as_bytes()),
-            decoded(self.body()),
-        )
     }
 
     /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
@@ -251,7 +226,7 @@ fn parts_rows(group: &mut BenchmarkGroup<'_, WallTime>, w: &Workload) {
     group.bench_function("oauth1-signer: from parts, all built: header", |b| {
         let (base, query, form) = w.parts_inputs();
         let header = |base: &str, query: &[(String, String)], form: &[(String, String)]| {
-            header_from_parts(w, base, query, form)
+            w.header_from_parts(base, query, form)
         };
         let expected = encode::encode(w.signature.as_bytes()).to_string();
         assert!(
@@ -261,35 +236,6 @@ fn parts_rows(group: &mut BenchmarkGroup<'_, WallTime>, w: &Workload) {
         );
         b.iter(|| header(black_box(&base), black_box(&query), black_box(&form)));
     });
-}
-
-/// The Authorization header of the workload's request given by its parts, with everything
-/// built here: the signer (which keys the HMAC) and the request from its parts.
-fn header_from_parts(
-    w: &Workload,
-    base: &str,
-    query: &[(String, String)],
-    form: &[(String, String)],
-) -> String {
-    let signer = Signer::new(Consumer::new(
-        w.case.consumer_key.as_str(),
-        w.case.consumer_secret.as_str(),
-    ))
-    .with_token(Token::new(w.token.as_str(), w.token_secret.as_str()));
-    let mut parts = RequestParts::new(&w.case.method, base).unwrap();
-    for (name, value) in query {
-        parts = parts.query(name, value);
-    }
-    if w.case.body.is_some() {
-        parts = parts.with_empty_form();
-        for (name, value) in form {
-            parts = parts.form(name, value);
-        }
-    }
-    signer
-        .sign_parts(&parts, &w.nonce, w.timestamp)
-        .unwrap()
-        .authorization()
 }
 
 /// RFC 3986 unreserved: everything else is encoded.

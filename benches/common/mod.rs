@@ -7,6 +7,9 @@ use oauth1_signer::encode::decode_form;
 use oauth1_signer::{Consumer, Nonce, Request, RequestParts, Signer, Timestamp, Token};
 use url::Url;
 
+/// Decoded `name=value` pairs, owned.
+pub type Pairs = Vec<(String, String)>;
+
 /// One signing workload, with everything a contender may prepare before the clock starts.
 pub struct Workload {
     pub name: &'static str,
@@ -47,6 +50,57 @@ pub fn w3() -> Workload {
 }
 
 impl Workload {
+    /// The inputs of a request given by its parts: the URL without its query, and the
+    /// query's and the form body's pairs decoded, as owned strings.
+    pub fn parts_inputs(&self) -> (String, Pairs, Pairs) {
+        let (base, query) = self
+            .case
+            .url
+            .split_once('?')
+            .unwrap_or((&self.case.url, ""));
+        let decoded = |text: &[u8]| -> Pairs {
+            let utf8 = |b: Vec<u8>| String::from_utf8(b).unwrap();
+            pairs(text)
+                .into_iter()
+                .map(|(n, v)| (utf8(n), utf8(v)))
+                .collect()
+        };
+        (
+            base.to_owned(),
+            decoded(query.as_bytes()),
+            decoded(self.body()),
+        )
+    }
+
+    /// The Authorization header of the workload's request given by its parts, with everything
+    /// built here: the signer (which keys the HMAC) and the request from its parts.
+    pub fn header_from_parts(
+        &self,
+        base: &str,
+        query: &[(String, String)],
+        form: &[(String, String)],
+    ) -> String {
+        let signer = Signer::new(Consumer::new(
+            self.case.consumer_key.as_str(),
+            self.case.consumer_secret.as_str(),
+        ))
+        .with_token(Token::new(self.token.as_str(), self.token_secret.as_str()));
+        let mut parts = RequestParts::new(&self.case.method, base).unwrap();
+        for (name, value) in query {
+            parts = parts.query(name, value);
+        }
+        if self.case.body.is_some() {
+            parts = parts.with_empty_form();
+            for (name, value) in form {
+                parts = parts.form(name, value);
+            }
+        }
+        signer
+            .sign_parts(&parts, &self.nonce, self.timestamp)
+            .unwrap()
+            .authorization()
+    }
+
     /// Loads the case and checks the crate's signature of it against the fixture's.
     pub fn load(name: &'static str, file: &str, case_name: &str) -> Self {
         let path = format!("{}/../fixtures/{file}", env!("CARGO_MANIFEST_DIR"));

@@ -295,6 +295,7 @@ test("screenshots: an explained HAR entry at desktop width and on a phone", asyn
   assert.equal(await page.getAttribute("#verdict", "data-verdict"), "explained");
   // The parameter in which the base strings first differ is marked: q, written "caf%c3%a9".
   assert.deepEqual(await page.locator("#stages-body tr.differs td").allTextContents(), ["query", "q", "café", "q=caf%C3%A9"]);
+  await page.evaluate(() => { document.getElementById("capture").scrollTop = 0; });
   await page.screenshot({ path: join(screenshots, "page.png"), fullPage: true });
   // The README's picture (docs/web-page.png is a copy of it): the form and the verdict.
   await page.screenshot({ path: join(screenshots, "page-top.png"), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1000 } });
