@@ -50,6 +50,11 @@ impl<'a> BaseUri<'a> {
         }
     }
 
+    /// A base string URI already normalized: by [`plain_url`], or by [`BaseUri::new`] earlier.
+    pub(crate) fn normalized(text: &'a str) -> Self {
+        BaseUri(Cow::Borrowed(text))
+    }
+
     /// A base string URI made some other way (the diagnosis's deliberately wrong URI rules).
     pub(crate) fn from_text(text: String) -> BaseUri<'static> {
         BaseUri(Cow::Owned(text))
@@ -66,6 +71,151 @@ impl fmt::Display for BaseUri<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// A URL's text read without the URL parser, when it is plain enough that the parser would
+/// give the same base string URI and query: `http://` or `https://` in lower case; a host of
+/// lower-case letters, digits, `-` and `.` whose last label starts with a letter (so that it
+/// is no IPv4 address) and with no `xn--` label (no IDNA); no user information; a port
+/// without leading zeros; a path and query of characters the parser leaves as they are (RFC
+/// 3986 unreserved, sub-delimiters, `:`, `@`, `/`, `%`, and `?` in the query; no `'` there);
+/// no dot segment. The fragment is dropped. `None` for anything else, which the caller parses.
+///
+/// Its twin, and oracle, is `Url::parse` then [`BaseUri::new`] and `Url::query`: the tests
+/// hold the two equal on every URL this accepts, over generated URLs built from the
+/// characters where they could part.
+pub(crate) fn plain_url(url: &str) -> Option<(Cow<'_, str>, Option<&str>)> {
+    let b = url.as_bytes();
+    let (mut i, default_port): (usize, &[u8]) = if b.starts_with(b"https://") {
+        (8, b"443")
+    } else if b.starts_with(b"http://") {
+        (7, b"80")
+    } else {
+        return None;
+    };
+    let host_start = i;
+    let mut label_start = i;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'a'..=b'z' | b'0'..=b'9' | b'-' => {}
+            b'.' if plain_label(&b[label_start..i]) => label_start = i + 1,
+            b'.' => return None,
+            _ => break,
+        }
+        i += 1;
+    }
+    // The last label starts with a letter: the parser reads a host ending in a number as an
+    // IPv4 address.
+    let last = &b[label_start..i];
+    if !plain_label(last) || !last[0].is_ascii_lowercase() {
+        return None;
+    }
+    let host_end = i;
+    let mut port = None;
+    if b.get(i) == Some(&b':') {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let digits = &b[start..i];
+        if digits.first().is_none_or(|&d| d == b'0')
+            || digits.len() > 5
+            || (digits.len() == 5 && digits > b"65535".as_slice())
+        {
+            return None;
+        }
+        port = Some(digits);
+    }
+    if !matches!(b.get(i), None | Some(b'/' | b'?' | b'#')) {
+        return None;
+    }
+    let mut segment_start = i;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'?' | b'#' => break,
+            b'/' if dot_segment(&b[segment_start..i]) => return None,
+            b'/' => segment_start = i + 1,
+            c if plain_byte(c) || c == b'\'' => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    if dot_segment(&b[segment_start..i]) {
+        return None;
+    }
+    let path_end = i;
+    let query = if b.get(i) == Some(&b'?') {
+        let start = i + 1;
+        i = start;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'#' => break,
+                c if plain_byte(c) || c == b'?' => i += 1,
+                _ => return None,
+            }
+        }
+        Some(&url[start..i])
+    } else {
+        None
+    };
+    let path = &url[host_end + port.map_or(0, |p| p.len() + 1)..path_end];
+    let base = if port == Some(default_port) || path.is_empty() {
+        let host = &url[host_start..host_end];
+        let port = match port {
+            Some(port) if port != default_port => &url[host_end..host_end + 1 + port.len()],
+            _ => "",
+        };
+        let path = if path.is_empty() { "/" } else { path };
+        Cow::Owned(format!("{}{host}{port}{path}", &url[..host_start]))
+    } else {
+        Cow::Borrowed(&url[..path_end])
+    };
+    Some((base, query))
+}
+
+/// A label of a plain host (its bytes already checked): not empty, and not `xn--` (IDNA).
+fn plain_label(label: &[u8]) -> bool {
+    !label.is_empty() && !label.starts_with(b"xn--")
+}
+
+/// A segment the URL parser resolves: `.` or `..`, written out or percent-encoded.
+fn dot_segment(segment: &[u8]) -> bool {
+    match segment.len() {
+        1 => segment == b".",
+        2 => segment == b"..",
+        3 => segment.eq_ignore_ascii_case(b"%2e"),
+        4 => segment.eq_ignore_ascii_case(b".%2e") || segment.eq_ignore_ascii_case(b"%2e."),
+        6 => segment.eq_ignore_ascii_case(b"%2e%2e"),
+        _ => false,
+    }
+}
+
+/// A byte the URL parser leaves as it is in a path and in a query: RFC 3986 unreserved,
+/// sub-delimiters but `'` (which it escapes in the query of an http URL), `:`, `@`, `/` and
+/// `%`.
+fn plain_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'/'
+                | b'%'
+        )
 }
 
 /// Accepts only `http` and `https` URLs.
@@ -265,6 +415,101 @@ mod tests {
         for (url, expected) in cases {
             assert_eq!(base_uri(url).unwrap(), expected, "{url}");
         }
+    }
+
+    /// What the URL parser gives for `url`: its base string URI and query, for an http or
+    /// https URL it parses; the oracle of [`plain_url`].
+    fn parsed(url: &str) -> Option<(String, Option<String>)> {
+        let parsed = Url::parse(url).ok()?;
+        let base = BaseUri::new(&parsed).ok()?.as_str().to_owned();
+        Some((base, parsed.query().map(str::to_owned)))
+    }
+
+    /// Checks `plain_url` against the parser on `url`; whether it took the URL.
+    fn agrees(url: &str) -> bool {
+        let Some((base, query)) = plain_url(url) else {
+            return false;
+        };
+        assert_eq!(
+            Some((base.into_owned(), query.map(str::to_owned))),
+            parsed(url),
+            "{url:?}"
+        );
+        true
+    }
+
+    /// A small deterministic generator (xorshift), so that the test needs no dependency.
+    struct Picks(u64);
+
+    impl Picks {
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            from[usize::try_from(self.0 % from.len() as u64).unwrap()]
+        }
+    }
+
+    #[test]
+    fn plain_urls_read_as_the_parser_reads_them() {
+        // The common shapes are taken.
+        for url in [
+            "https://api.twitter.com/1.1/statuses/update.json",
+            "https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
+            "http://photos.example.net/photos?file=vacation.jpg&size=original",
+            "https://api.example.com",
+            "https://api.example.com:443/x",
+            "http://example.com:8080/a%20b/?q=%7E#frag",
+        ] {
+            assert!(agrees(url), "{url}");
+        }
+        // Pieces where the parser rewrites, fails or reads otherwise, mixed at random.
+        // Each list, `|`-separated, holds plain pieces several times, so that whole URLs are
+        // often plain.
+        let list = |text: &'static str| -> Vec<&'static str> { text.split('|').collect() };
+        let schemes = list("http://|https://|http://|https://|http://|https://|HTTP://|Https://|ftp://|http:/|http:");
+        let users = list("||||||||u@|u:p@|@");
+        let hosts = list(concat!(
+            "example.com|api.example.com|a.example.com|b-c.example.com|x9.example.com|",
+            "example.com|api.example.com|a.example.com|b-c.example.com|x9.example.com|",
+            "example.com|api.example.com|a.example.com|b-c.example.com|x9.example.com|",
+            "Example.com|a.b-c.d|h|h1|1h|-a.com|ab--cd.com|a_b.com|127.0.0.1|1.2.3|0x7f.1|",
+            "1.2.3.4.|example.com.|a..b|.a|xn--caf-dma.com|xn--a.com|xn--.com|a.xn--99zz|",
+            "café.com|ex ample.com|[::1]|[::A]|a%41.com|e\u{0}x.com|ex\tample.com|0.0.0.0x|a.0x|a.1e",
+        ));
+        let ports = list("||||||:80|:443|:80|:443|:8080|:0|:080|:65535|:65536|:99999|:|:x|:1.5");
+        let segments = list(concat!(
+            "a|A|b-c|x.json|1.1|a|A|b-c|x.json|1.1|a|A|b-c|x.json|1.1|a|A|b-c|x.json|1.1|",
+            "|%7e|%7E|%zz|%|a b|a'b|a^b|a{b}|a`b|a\"b|a<b>|é|.|..|%2e|%2E|.%2e|%2E.|%2e%2E|",
+            "a\\b|a\tb|!$&()*+,;=:@|~|a?b|a#b",
+        ));
+        let queries = list(concat!(
+            "|||||?a=1|?a=1|?a=1&b=2|?a=1&b=2|?x=%20|?x=%20||?|?a='|?a=b c|?a=%zz|?q=?x|",
+            "?a=é|?a=<|?a=%20+%2B|?=|?&&|?a=\"|?a=`|?a={}|?a=^",
+        ));
+        let fragments = list("||||||||#|#f|#a b|#é|#?x|#a#b");
+        let mut picks = Picks(0x2545_f491_4f6c_dd1d);
+        let mut taken = 0;
+        for _ in 0..300_000 {
+            let mut path = String::new();
+            for _ in 0..usize::try_from(picks.0 % 4).unwrap() {
+                path.push('/');
+                path.push_str(picks.pick(&segments));
+            }
+            let url = format!(
+                "{}{}{}{}{path}{}{}",
+                picks.pick(&schemes),
+                picks.pick(&users),
+                picks.pick(&hosts),
+                picks.pick(&ports),
+                picks.pick(&queries),
+                picks.pick(&fragments),
+            );
+            taken += usize::from(agrees(&url));
+        }
+        // The generator reaches both sides: many taken, and many left to the parser.
+        assert!(taken > 10_000, "{taken}");
+        assert!(taken < 285_000, "{taken}");
     }
 
     #[test]

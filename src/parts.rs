@@ -18,10 +18,12 @@
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use url::Url;
 
+use crate::base_string::{plain_url, BaseUri};
 use crate::encode::encode;
 use crate::error::Error;
 use crate::params::{Parameter, Parameters, Source};
@@ -35,8 +37,10 @@ use crate::target::{check_authority, check_method, check_url_path, FORM};
 #[derive(Clone)]
 pub struct RequestParts {
     method: String,
-    /// Without query and fragment.
-    url: Url,
+    /// The URL to send, without query and fragment, as the URL parser writes it.
+    url: String,
+    /// The base string URI, when it is not `url` (`url` holds user information).
+    base_uri: Option<String>,
     /// The query's parameters ([`Source::Query`]) and the form body's ([`Source::FormBody`]),
     /// decoded.
     params: Parameters,
@@ -58,12 +62,24 @@ impl RequestParts {
     /// in the URL's query.
     pub fn new(method: &str, url: &str) -> Result<Self, Error> {
         check_method(method)?;
-        let mut parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
-        crate::base_string::check_scheme(&parsed)?;
-        check_authority(url)?;
-        check_url_path(url)?;
+        // A plain URL is read as the URL parser would read it, without it; any other is
+        // parsed. The two agree on every URL the first takes (`base_string::plain_url`), which
+        // has a host after `//` and no dot segment or backslash in its path: the checks of the
+        // text below pass for it.
+        let ReadUrl {
+            sent,
+            base_uri,
+            query,
+        } = match plain_url(url) {
+            Some((base, query)) => ReadUrl {
+                sent: base.into_owned(),
+                base_uri: None,
+                query: query.map(Cow::Borrowed),
+            },
+            None => parsed(url)?,
+        };
         let mut params = Parameters::new();
-        if let Some(query) = parsed.query() {
+        if let Some(query) = query {
             params
                 .extend_urlencoded(Source::Query, query.as_bytes())
                 .map_err(|source| Error::InvalidPercentEncoding {
@@ -71,11 +87,10 @@ impl RequestParts {
                     source,
                 })?;
         }
-        parsed.set_query(None);
-        parsed.set_fragment(None);
         Ok(RequestParts {
             method: method.to_owned(),
-            url: parsed,
+            url: sent,
+            base_uri,
             params,
             form: false,
             callback: None,
@@ -130,10 +145,30 @@ impl RequestParts {
         &self.method
     }
 
-    /// The URL without its query.
+    /// The URL to send without its query, as the URL parser writes it (the scheme and host
+    /// in lower case, no default port, `/` for an empty path).
+    ///
+    /// ```
+    /// use oauth1_signer::RequestParts;
+    ///
+    /// let plain = RequestParts::new("GET", "https://api.example.com:443?a=1")?;
+    /// assert_eq!(plain.base_url(), "https://api.example.com/");
+    /// assert_eq!(plain.base_uri().as_str(), "https://api.example.com/");
+    /// let with_user = RequestParts::new("GET", "https://me:pw@API.example.com:8443/x")?;
+    /// assert_eq!(with_user.base_url(), "https://me:pw@api.example.com:8443/x");
+    /// assert_eq!(with_user.base_uri().as_str(), "https://api.example.com:8443/x");
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
     #[must_use]
-    pub fn base_url(&self) -> &Url {
+    pub fn base_url(&self) -> &str {
         &self.url
+    }
+
+    /// The base string URI (§3.4.1.2): [`base_url`](Self::base_url) without user
+    /// information.
+    #[must_use]
+    pub fn base_uri(&self) -> BaseUri<'_> {
+        BaseUri::normalized(self.base_uri.as_deref().unwrap_or(&self.url))
     }
 
     /// The query's and the form body's parameters, in the order given.
@@ -146,7 +181,7 @@ impl RequestParts {
     /// percent-encoded (§3.6) and joined by `&`.
     #[must_use]
     pub fn url(&self) -> String {
-        let mut out = String::from(self.url.as_str());
+        let mut out = self.url.clone();
         let mut first = true;
         for p in self.params.iter().filter(|p| p.source == Source::Query) {
             out.push(if first { '?' } else { '&' });
@@ -197,6 +232,35 @@ impl RequestParts {
     pub(crate) fn verifier(&self) -> Option<&str> {
         self.verifier.as_deref()
     }
+}
+
+/// A URL read for [`RequestParts::new`].
+struct ReadUrl<'a> {
+    /// The URL to send, without query and fragment.
+    sent: String,
+    /// The base string URI, when it is not `sent` (user information).
+    base_uri: Option<String>,
+    /// The query, as the URL parser keeps it.
+    query: Option<Cow<'a, str>>,
+}
+
+/// A URL that is not plain, read by the URL parser.
+fn parsed(url: &str) -> Result<ReadUrl<'static>, Error> {
+    let mut parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
+    crate::base_string::check_scheme(&parsed)?;
+    check_authority(url)?;
+    check_url_path(url)?;
+    let query = parsed.query().map(|q| Cow::Owned(q.to_owned()));
+    parsed.set_query(None);
+    parsed.set_fragment(None);
+    let base_uri = BaseUri::new(&parsed)?.as_str().to_owned();
+    let sent = String::from(parsed);
+    let base_uri = (base_uri != sent).then_some(base_uri);
+    Ok(ReadUrl {
+        sent,
+        base_uri,
+        query,
+    })
 }
 
 /// `name=value`, each percent-encoded.

@@ -412,7 +412,7 @@ impl Signer {
             body_hash.as_deref(),
         );
         let params = collect::collect_from(request.params(), &protocol)?;
-        self.finish(request.method(), &BaseUri::new(request.base_url())?, params)
+        self.finish(request.method(), &request.base_uri(), params)
     }
 
     /// A token secret without a token is a mistake, not an empty token.
