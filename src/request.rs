@@ -176,13 +176,15 @@ impl<'a> Request<'a> {
 
 /// Signs requests with one set of credentials and options.
 ///
-/// Built once and reused: the signing key (§3.4.2) is computed when the credentials are set,
-/// and the HMAC keyed with it when it first signs, once for all the requests it signs.
+/// Built once and reused: the signing key (§3.4.2) is computed, and the HMAC keyed with it,
+/// when it first signs, once for all the requests it signs.
 #[derive(Clone, Debug)]
 pub struct Signer {
     consumer: Consumer,
     token: Option<Token>,
-    key: SigningKey,
+    /// The signing key of `consumer` and `token`: made when first needed, not again by each
+    /// builder method that changes the credentials.
+    key: OnceLock<SigningKey>,
     /// The HMAC keyed with `key`, for the HMAC methods: keyed at the first signature, not per
     /// request, and not again by each builder method that changes the key or the method.
     mac: OnceLock<Option<KeyedMac>>,
@@ -198,14 +200,12 @@ impl Signer {
     /// no body hash.
     #[must_use]
     pub fn new(consumer: Consumer) -> Self {
-        let key = SigningKey::new(consumer.secret(), &Secret::default());
-        let method = SignatureMethod::default();
         Signer {
             consumer,
             token: None,
             mac: OnceLock::new(),
-            key,
-            method,
+            key: OnceLock::new(),
+            method: SignatureMethod::default(),
             private_key: None,
             realm: None,
             version: Version::default(),
@@ -217,7 +217,7 @@ impl Signer {
     /// joins the signing key.
     #[must_use]
     pub fn with_token(mut self, token: Token) -> Self {
-        self.key = SigningKey::new(self.consumer.secret(), token.secret());
+        self.key = OnceLock::new();
         self.mac = OnceLock::new();
         self.token = Some(token);
         self
@@ -228,7 +228,7 @@ impl Signer {
     #[must_use]
     pub fn without_token(&self) -> Self {
         let mut signer = self.clone();
-        signer.key = SigningKey::new(self.consumer.secret(), &Secret::default());
+        signer.key = OnceLock::new();
         signer.mac = OnceLock::new();
         signer.token = None;
         signer
@@ -298,7 +298,13 @@ impl Signer {
     /// The signing key of the HMAC and PLAINTEXT methods.
     #[must_use]
     pub fn key(&self) -> &SigningKey {
-        &self.key
+        self.key.get_or_init(|| {
+            let token_secret = self.token.as_ref().map(Token::secret);
+            SigningKey::new(
+                self.consumer.secret(),
+                token_secret.unwrap_or(&Secret::default()),
+            )
+        })
     }
 
     /// Signs `request` with a fresh nonce and the system clock's time.
@@ -431,7 +437,7 @@ impl Signer {
     /// that are not HMAC's.
     fn keyed_mac(&self) -> Option<&KeyedMac> {
         self.mac
-            .get_or_init(|| KeyedMac::new(self.method, self.key.expose()))
+            .get_or_init(|| KeyedMac::new(self.method, self.key().expose()))
             .as_ref()
     }
 
@@ -441,7 +447,7 @@ impl Signer {
         let base_string = BaseString::new(method, uri, &params);
         let signature = sign::sign_keyed(
             self.method,
-            &self.key,
+            self.key(),
             self.keyed_mac(),
             self.private_key.as_ref(),
             base_string.as_bytes(),
