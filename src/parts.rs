@@ -36,7 +36,8 @@ use crate::target::{check_authority, check_method, check_url_path, FORM};
 /// the form body's. A parameter may be given twice; both are signed and sent.
 #[derive(Clone)]
 pub struct RequestParts {
-    method: String,
+    /// The method as given; the common ones without an allocation.
+    method: Cow<'static, str>,
     /// The URL to send, without query and fragment, as the URL parser writes it.
     url: String,
     /// The base string URI, when it is not `url` (`url` holds user information).
@@ -88,7 +89,13 @@ impl RequestParts {
                 })?;
         }
         Ok(RequestParts {
-            method: method.to_owned(),
+            method: match ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+                .into_iter()
+                .find(|known| *known == method)
+            {
+                Some(known) => Cow::Borrowed(known),
+                None => Cow::Owned(method.to_owned()),
+            },
             url: sent,
             base_uri,
             params,

@@ -123,6 +123,9 @@ impl fmt::Debug for Parameters {
     }
 }
 
+/// The bytes a parameter buffer first makes room for, when it was not sized in advance.
+const FIRST_ROOM: usize = 128;
+
 impl Parameters {
     /// No parameters.
     #[must_use]
@@ -151,6 +154,14 @@ impl Parameters {
 
     /// Adds one decoded parameter.
     pub fn push(&mut self, source: Source, name: &[u8], value: &[u8]) {
+        // Room for the name and value at once; a buffer's first room is for a few parameters,
+        // so that a request given one by one does not grow it at every one.
+        let additional = name.len() + value.len();
+        if self.bytes.capacity() == 0 {
+            self.bytes.reserve(additional.max(FIRST_ROOM));
+        } else {
+            self.bytes.reserve(additional);
+        }
         let clean = encode::is_clean(name) && encode::is_clean(value);
         self.push_checked(source, name, value, clean, encode::sort_key(name));
     }

@@ -32,7 +32,11 @@ fn signing_the_x_api_sample_allocates_at_most_three_times() {
     // A signer makes its key and keys its HMAC when it first signs (two allocations, the
     // key's), once for all the requests it signs: counted here is every signing after that.
     let first = allocations(|| signer.sign(&request, &nonce, timestamp).unwrap());
-    assert!(first.1 <= 5, "{} allocations to sign the first time", first.1);
+    assert!(
+        first.1 <= 5,
+        "{} allocations to sign the first time",
+        first.1
+    );
     let (result, count) = allocations(|| signer.sign(&request, &nonce, timestamp).unwrap());
     assert_eq!(result.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
     assert!(count <= 3, "{count} allocations to sign");
@@ -49,4 +53,25 @@ fn signing_the_x_api_sample_allocates_at_most_three_times() {
         .unwrap()
     });
     assert_eq!(count, 1, "parsing the URL is one string");
+}
+
+/// W1 given by its parts, as a client builds it for every request: the URL to send, the
+/// parameters' bytes and their entries; the method is one of the common ones, kept without a
+/// copy, and the bytes' first room holds both parameters.
+#[test]
+fn building_the_x_api_sample_from_its_parts_allocates_three_times() {
+    let (parts, count) = allocations(|| {
+        oauth1_signer::RequestParts::new("POST", "https://api.twitter.com/1.1/statuses/update.json")
+            .unwrap()
+            .query("include_entities", "true")
+            .form(
+                "status",
+                "Hello Ladies + Gentlemen, a signed OAuth request!",
+            )
+    });
+    assert_eq!(count, 3, "{count} allocations to build the request");
+    assert_eq!(
+        parts.url(),
+        "https://api.twitter.com/1.1/statuses/update.json?include_entities=true"
+    );
 }
