@@ -30,6 +30,7 @@ function input() {
     token_secret: $("token-secret").value,
     private_key_pem: $("private-key").value,
     server_response: $("server-response").value,
+    scheme: $("scheme").value,
     entry: $("entry-field").hidden || entry.value === "" ? null : Number(entry.value),
   };
 }
@@ -256,7 +257,7 @@ function runSign() {
 function verifyInput() {
   const entry = $("verify-entry");
   const now = $("verify-now").value.trim();
-  const window = $("verify-window").value.trim();
+  const span = $("verify-window").value.trim();
   return {
     capture: $("verify-capture").value,
     method: $("verify-method").value.trim(),
@@ -267,8 +268,9 @@ function verifyInput() {
     token_secret: $("verify-token-secret").value,
     public_key_pem: $("verify-public-key").value,
     now: now === "" ? Math.floor(Date.now() / 1000) : Number(now),
-    timestamp_window: window === "" ? null : Number(window),
+    timestamp_window: span === "" ? null : Number(span),
     allow_plaintext_over_http: $("verify-plaintext-http").checked,
+    scheme: $("verify-scheme").value,
     entry: $("verify-entry-field").hidden || entry.value === "" ? null : Number(entry.value),
   };
 }
@@ -355,6 +357,7 @@ function wire() {
     $(id).addEventListener("input", scheduled);
   }
   $("entry").addEventListener("change", () => { clearTimeout(timer); run(); });
+  $("scheme").addEventListener("change", scheduled);
   $("sign-form").addEventListener("submit", (event) => { event.preventDefault(); runSign(); });
   $("verify-form").addEventListener("submit", (event) => { event.preventDefault(); runVerify(); });
   $("verify-entry").addEventListener("change", runVerify);

@@ -161,6 +161,29 @@ test("the Authorization header alone, with the request typed beside it, and a se
   }
 });
 
+test("a raw request whose target is a path, over plain http as the scheme field says", async () => {
+  // RFC 5849 §3.1's request, its parameters in the query (§3.5.3), its target a path.
+  const raw = "GET /photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D HTTP/1.1\nHost: photos.example.net\n\n";
+  const dir = mkdtempSync(join(tmpdir(), "oauth1-web-"));
+  try {
+    writeFileSync(join(dir, "request.http"), raw);
+    for (const scheme of ["http", "https"]) {
+      const expected = oauth1(["explain", "--json", "--http", join(dir, "request.http"), "--scheme", scheme], RFC);
+      await page.selectOption("#scheme", scheme);
+      const shown = await paste({ capture: raw, "consumer-secret": RFC.consumer, "token-secret": RFC.token });
+      assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), scheme);
+      assert.equal(shown.reference, expected.answers[0].reference_base_string, scheme);
+    }
+    // Read as https, it does not match (the diagnosis names the scheme); as http, it does.
+    assert.notEqual((await paste({ capture: raw, "consumer-secret": RFC.consumer, "token-secret": RFC.token })).verdict, "match");
+    await page.selectOption("#scheme", "http");
+    assert.equal((await paste({ capture: raw, "consumer-secret": RFC.consumer, "token-secret": RFC.token })).verdict, "match");
+    await page.selectOption("#scheme", "https");
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
 test("a capture that cannot be read gets the command line's message", async () => {
   const command = "curl 'https://api.example.com/x";
   const expected = oauth1(["explain", "--curl", command], X);
