@@ -19,10 +19,11 @@ use oauth1_signer::encode;
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 8] = [
+const OPERATIONS: [&str; 9] = [
     "w1-sign",
     "w1-header",
     "w1-parts-all",
+    "w2p-parts-all",
     "w2-sign",
     "w3-sign",
     "w4-letters",
@@ -67,10 +68,14 @@ fn run(operation: &str, count: usize) {
                 black_box(w.signer.sign(black_box(&request), &w.nonce, w.timestamp)).unwrap();
             }
         }
-        "w1-parts-all" => {
+        "w1-parts-all" | "w2p-parts-all" => {
             // The "from parts, all built" row: signer, request from its parts, signature and
             // header, every time, from the base URL and the decoded pairs.
-            let w = common::w1();
+            let w = if operation == "w1-parts-all" {
+                common::w1()
+            } else {
+                common::w2p()
+            };
             let (base, query, form) = w.parts_inputs();
             for _ in 0..count {
                 black_box(w.header_from_parts(black_box(&base), &query, &form));
