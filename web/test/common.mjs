@@ -19,6 +19,16 @@ export const X = { consumer: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", toke
 export const UNICODE = { consumer: "cs-unicode", token: "ts-unicode" };
 export const RFC = { consumer: "kd94hf93k423kf44", token: "pfkkdhi9sl3r4s00" };
 
+/** The capture fixtures that are not HAR files: file, `oauth1 explain` flag, secrets. */
+export const CAPTURES = [
+  ["chrome-x-api.curl", "--curl", X],
+  ["firefox-x-api.curl", "--curl", X],
+  ["postman-x-api.curl", "--curl", X],
+  ["mitmproxy-x-api.http", "--http", X],
+  ["chrome-unicode.curl", "--curl", UNICODE],
+  ["firefox-unicode.curl", "--curl", UNICODE],
+];
+
 export const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 
 /** Serves `dist` on a loopback port; every path asked for is kept in `served`. */
@@ -136,4 +146,11 @@ export function explainCases() {
       command: curlOf(line, line.observed.signature),
       secrets: { consumer: line.consumer_secret, token: line.token_secret ?? "" },
     }));
+}
+
+/** A capture fixture's text, and `oauth1 explain --json`'s answer to it. */
+export function explainedCapture(name, flag, secrets) {
+  const text = fixture(name);
+  const expected = oauth1(["explain", "--json", flag, flag === "--curl" ? text : join(captures, name)], secrets);
+  return { text, expected };
 }

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 
 import {
-  screenshots, captures, X, UNICODE, RFC, serve, oauth1, oauth1Text, asPage, fixture,
-  explainCases,
+  screenshots, captures, X, RFC, serve, oauth1, oauth1Text, asPage, fixture, CAPTURES,
+  explainCases, explainedCapture,
 } from "./common.mjs";
 
 /** One WebDriver BiDi session over a WebSocket. */
@@ -157,16 +157,8 @@ after(async () => {
 });
 
 test("Firefox: the captures and every OAuth entry of both HAR exports, as the command line answers them", async () => {
-  for (const [name, flag, secrets] of [
-    ["chrome-x-api.curl", "--curl", X],
-    ["firefox-x-api.curl", "--curl", X],
-    ["postman-x-api.curl", "--curl", X],
-    ["mitmproxy-x-api.http", "--http", X],
-    ["chrome-unicode.curl", "--curl", UNICODE],
-    ["firefox-unicode.curl", "--curl", UNICODE],
-  ]) {
-    const text = fixture(name);
-    const expected = oauth1(["explain", "--json", flag, flag === "--curl" ? text : join(captures, name)], secrets);
+  for (const [name, flag, secrets] of CAPTURES) {
+    const { text, expected } = explainedCapture(name, flag, secrets);
     const shown = await explainIn({ capture: text, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
     assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), name);
     assert.equal(shown.reference, expected.answers[0].reference_base_string, name);

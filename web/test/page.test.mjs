@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
 
 import {
-  root, screenshots, captures, X, UNICODE, RFC, serve, oauth1, oauth1Text, asPage, fixture,
-  explainCases,
+  root, screenshots, captures, X, RFC, serve, oauth1, oauth1Text, asPage, fixture, CAPTURES,
+  explainCases, explainedCapture,
 } from "./common.mjs";
 
 let server;
@@ -74,17 +74,8 @@ async function paste(fields) {
 }
 
 test("copied curl commands and a proxy's raw request are answered as the command line answers them", async () => {
-  const cases = [
-    ["chrome-x-api.curl", "--curl", X],
-    ["firefox-x-api.curl", "--curl", X],
-    ["postman-x-api.curl", "--curl", X],
-    ["mitmproxy-x-api.http", "--http", X],
-    ["chrome-unicode.curl", "--curl", UNICODE],
-    ["firefox-unicode.curl", "--curl", UNICODE],
-  ];
-  for (const [name, flag, secrets] of cases) {
-    const text = fixture(name);
-    const expected = oauth1(["explain", "--json", flag, flag === "--curl" ? text : join(captures, name)], secrets);
+  for (const [name, flag, secrets] of CAPTURES) {
+    const { text, expected } = explainedCapture(name, flag, secrets);
     assert.equal(expected.answers.length, 1, `${name}: ${expected.stderr}`);
     const shown = await paste({ capture: text, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
     assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), name);
