@@ -16,6 +16,27 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// A request typed field by field rather than captured: the method, the URL as sent, its
+    /// `Content-Type` if any, and the body.
+    ///
+    /// ```
+    /// let typed = oauth1_capture::Capture::typed("POST", "https://h/x", Some("text/plain"), b"hi".to_vec());
+    /// assert_eq!(typed.header("content-type"), Some("text/plain"));
+    /// assert!(!typed.has_form_body());
+    /// ```
+    #[must_use]
+    pub fn typed(method: &str, url: &str, content_type: Option<&str>, body: Vec<u8>) -> Capture {
+        Capture {
+            method: method.to_owned(),
+            url: url.to_owned(),
+            headers: content_type
+                .map(|ct| ("Content-Type".to_owned(), ct.to_owned()))
+                .into_iter()
+                .collect(),
+            body,
+        }
+    }
+
     /// The first header named `name` (compared without case).
     #[must_use]
     pub fn header(&self, name: &str) -> Option<&str> {

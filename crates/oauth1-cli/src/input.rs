@@ -48,16 +48,12 @@ impl RequestArgs {
 
     /// The request these flags give: method, URL, `Content-Type` and body.
     pub(crate) fn capture(&self) -> Result<oauth1_capture::Capture, String> {
-        Ok(oauth1_capture::Capture {
-            method: self.method.clone(),
-            url: self.url.clone().unwrap_or_default(),
-            headers: self
-                .content_type
-                .iter()
-                .map(|ct| ("Content-Type".to_owned(), ct.clone()))
-                .collect(),
-            body: self.read_body()?,
-        })
+        Ok(oauth1_capture::Capture::typed(
+            &self.method,
+            self.url.as_deref().unwrap_or_default(),
+            self.content_type.as_deref(),
+            self.read_body()?,
+        ))
     }
 
     /// The body from `--body` or `--body-file`, empty without either.

@@ -144,8 +144,21 @@ impl Pasted {
                     }
                     _ => text,
                 };
+                // The request typed beside the header.
+                let method = if self.method.is_empty() {
+                    "GET"
+                } else {
+                    &self.method
+                };
+                let content_type =
+                    (!self.content_type.is_empty()).then_some(self.content_type.as_str());
                 return Ok(Read {
-                    capture: self.typed(),
+                    capture: Capture::typed(
+                        method,
+                        self.url.trim(),
+                        content_type,
+                        self.body.clone().into_bytes(),
+                    ),
                     header: Some(header.to_owned()),
                 });
             }
@@ -154,24 +167,5 @@ impl Pasted {
             capture,
             header: None,
         })
-    }
-
-    /// The request typed in the fields.
-    pub(crate) fn typed(&self) -> Capture {
-        let mut headers = Vec::new();
-        if !self.content_type.is_empty() {
-            headers.push(("Content-Type".to_owned(), self.content_type.clone()));
-        }
-        let method = if self.method.is_empty() {
-            "GET"
-        } else {
-            &self.method
-        };
-        Capture {
-            method: method.to_owned(),
-            url: self.url.trim().to_owned(),
-            headers,
-            body: self.body.clone().into_bytes(),
-        }
     }
 }

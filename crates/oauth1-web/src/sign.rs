@@ -107,15 +107,12 @@ fn signed(input: &SignInput) -> Result<Stages, String> {
         body_hash: input.body_hash,
         signature: None,
     };
-    let capture = Capture {
-        method: given(input.method.trim()).unwrap_or_else(|| "GET".into()),
-        url: input.url.trim().to_owned(),
-        headers: given(input.content_type.trim())
-            .map(|ct| ("Content-Type".to_owned(), ct))
-            .into_iter()
-            .collect(),
-        body: input.body.clone().into_bytes(),
-    };
+    let capture = Capture::typed(
+        given(input.method.trim()).as_deref().unwrap_or("GET"),
+        input.url.trim(),
+        given(input.content_type.trim()).as_deref(),
+        input.body.clone().into_bytes(),
+    );
     let signer = signer(
         &protocol,
         &input.consumer_secret,
