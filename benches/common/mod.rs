@@ -85,15 +85,11 @@ impl Workload {
             self.case.consumer_secret.as_str(),
         ))
         .with_token(Token::new(self.token.as_str(), self.token_secret.as_str()));
-        let mut parts = RequestParts::new(&self.case.method, base).unwrap();
-        for (name, value) in query {
-            parts = parts.query(name, value);
-        }
+        let mut parts = RequestParts::new(&self.case.method, base)
+            .unwrap()
+            .extend_query(query.iter().map(|(n, v)| (n, v)));
         if self.case.body.is_some() {
-            parts = parts.with_empty_form();
-            for (name, value) in form {
-                parts = parts.form(name, value);
-            }
+            parts = parts.extend_form(form.iter().map(|(n, v)| (n, v)));
         }
         signer
             .sign_parts(&parts, &self.nonce, self.timestamp)

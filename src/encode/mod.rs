@@ -237,6 +237,15 @@ pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
     u64::from_be_bytes(head) & !mask
 }
 
+/// [`sort_key`] of bytes known to be all unreserved, which are their own encoding: their
+/// first 8 bytes, zeros after fewer.
+pub(crate) fn sort_key_of_clean(bytes: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    let n = bytes.len().min(8);
+    head[..n].copy_from_slice(&bytes[..n]);
+    u64::from_be_bytes(head)
+}
+
 /// The length of `enc(enc(bytes))`.
 #[cfg(test)]
 fn encoded_twice_len(bytes: &[u8]) -> usize {

@@ -162,8 +162,25 @@ impl Parameters {
         } else {
             self.bytes.reserve(additional);
         }
-        let clean = encode::is_clean(name) && encode::is_clean(value);
-        self.push_checked(source, name, value, clean, encode::sort_key(name));
+        let (clean, key) = if encode::is_clean(name) {
+            (encode::is_clean(value), encode::sort_key_of_clean(name))
+        } else {
+            (false, encode::sort_key(name))
+        };
+        self.push_checked(source, name, value, clean, key);
+    }
+
+    /// Adds decoded parameters from `source` in order, with room for the entries made once.
+    pub(crate) fn extend<N, V>(&mut self, source: Source, pairs: impl IntoIterator<Item = (N, V)>)
+    where
+        N: AsRef<[u8]>,
+        V: AsRef<[u8]>,
+    {
+        let pairs = pairs.into_iter();
+        self.entries.reserve(pairs.size_hint().0);
+        for (name, value) in pairs {
+            self.push(source, name.as_ref(), value.as_ref());
+        }
     }
 
     /// Adds a protocol parameter: an unreserved `oauth_*` name, whose sort key is its first 8
@@ -590,6 +607,10 @@ mod tests {
             }
         }
         assert!(decided > strings.len() * strings.len() / 2);
+        // The key of a clean name, taken as it is, is the key its encoding gives.
+        for x in strings.iter().filter(|x| encode::is_clean(x)) {
+            assert_eq!(encode::sort_key_of_clean(x), encode::sort_key(x), "{x:?}");
+        }
     }
 
     #[test]
