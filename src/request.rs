@@ -437,7 +437,16 @@ impl Signer {
     /// that are not HMAC's.
     fn keyed_mac(&self) -> Option<&KeyedMac> {
         self.mac
-            .get_or_init(|| KeyedMac::new(self.method, self.key().expose()))
+            .get_or_init(|| match self.key.get() {
+                Some(key) => KeyedMac::new(self.method, key.expose()),
+                // Keyed from the key made on the stack: a signer that signs with an HMAC
+                // keeps no copy of the key, only the HMAC's state.
+                None => SigningKey::with_reference(
+                    self.consumer.secret().expose(),
+                    self.token.as_ref().map_or(&[], |t| t.secret().expose()),
+                    |key| KeyedMac::new(self.method, key),
+                ),
+            })
             .as_ref()
     }
 
@@ -447,7 +456,7 @@ impl Signer {
         let base_string = BaseString::new(method, uri, &params);
         let signature = sign::sign_keyed(
             self.method,
-            self.key(),
+            || self.key(),
             self.keyed_mac(),
             self.private_key.as_ref(),
             base_string.as_bytes(),

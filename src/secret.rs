@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 /// A secret byte string: its `Debug` is redacted, it has no `Display`, and its memory is
 /// overwritten with zeros when its last clone is dropped. Clones share the bytes: a store
@@ -17,13 +17,56 @@ use zeroize::Zeroizing;
 /// assert_eq!(secret.expose(), b"kd94hf93k423kf44");
 /// ```
 #[derive(Clone, Default)]
-pub struct Secret(Option<Arc<Zeroizing<Vec<u8>>>>);
+pub struct Secret(Option<Arc<Bytes>>);
+
+/// The longest secret kept in place, in the one allocation the secret's clones share.
+const SHORT: usize = 64;
+
+/// A secret's bytes: a short one in place (one allocation for the secret, not two), a longer
+/// one in a vector. Wiped on drop, which runs once, when the last clone lets go.
+enum Bytes {
+    Short { len: u8, bytes: [u8; SHORT] },
+    Long(Vec<u8>),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Short { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            Bytes::Long(bytes) => bytes,
+        }
+    }
+
+    /// Short bytes in place; `None` for longer ones.
+    fn short(slice: &[u8]) -> Option<Self> {
+        let len = u8::try_from(slice.len())
+            .ok()
+            .filter(|&n| usize::from(n) <= SHORT)?;
+        let mut bytes = [0; SHORT];
+        bytes.get_mut(..slice.len())?.copy_from_slice(slice);
+        Some(Bytes::Short { len, bytes })
+    }
+}
+
+impl Drop for Bytes {
+    fn drop(&mut self) {
+        match self {
+            Bytes::Short { len, bytes } => {
+                if let Some(written) = bytes.get_mut(..usize::from(*len)) {
+                    written.zeroize();
+                }
+            }
+            // The whole capacity, then cleared.
+            Bytes::Long(bytes) => bytes.zeroize(),
+        }
+    }
+}
 
 impl Secret {
     /// The secret's bytes. Handle them with the same care as the secret.
     #[must_use]
     pub fn expose(&self) -> &[u8] {
-        self.0.as_deref().map_or(&[], |bytes| bytes.as_slice())
+        self.0.as_deref().map_or(&[], Bytes::as_slice)
     }
 
     /// Whether the secret is empty (an absent token secret is an empty one).
@@ -32,10 +75,14 @@ impl Secret {
         self.expose().is_empty()
     }
 
-    /// The capacity of the buffer holding it, for tests that check it never grew.
+    /// The capacity of the vector holding a long secret, for tests that check it never grew;
+    /// `None` for a secret kept in place.
     #[cfg(test)]
-    pub(crate) fn capacity(&self) -> usize {
-        self.0.as_deref().map_or(0, |bytes| bytes.capacity())
+    pub(crate) fn vector_capacity(&self) -> Option<usize> {
+        match self.0.as_deref() {
+            Some(Bytes::Long(bytes)) => Some(bytes.capacity()),
+            _ => None,
+        }
     }
 
     /// The number of bytes in the secret; its length is not secret in OAuth, its bytes are.
@@ -52,14 +99,17 @@ impl fmt::Debug for Secret {
 }
 
 impl From<Vec<u8>> for Secret {
-    /// Takes the vector's buffer, which is zeroized when the secret's last clone is dropped.
+    /// Takes the vector's buffer, which is wiped when the secret's last clone is dropped; a
+    /// short secret is copied in place and the vector wiped now.
     fn from(bytes: Vec<u8>) -> Self {
-        Secret(Some(Arc::new(Zeroizing::new(bytes))))
+        let mut bytes = Zeroizing::new(bytes);
+        let kept = Bytes::short(&bytes).unwrap_or_else(|| Bytes::Long(std::mem::take(&mut *bytes)));
+        Secret(Some(Arc::new(kept)))
     }
 }
 
 impl From<String> for Secret {
-    /// Takes the string's buffer, which is zeroized when the secret's last clone is dropped.
+    /// As [`From<Vec<u8>>`](#impl-From%3CVec%3Cu8%3E%3E-for-Secret).
     fn from(text: String) -> Self {
         Secret::from(text.into_bytes())
     }
@@ -67,12 +117,50 @@ impl From<String> for Secret {
 
 impl From<&[u8]> for Secret {
     fn from(bytes: &[u8]) -> Self {
-        Secret::from(bytes.to_vec())
+        let kept = Bytes::short(bytes).unwrap_or_else(|| Bytes::Long(bytes.to_vec()));
+        Secret(Some(Arc::new(kept)))
     }
 }
 
 impl From<&str> for Secret {
     fn from(text: &str) -> Self {
         Secret::from(text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length reads back as given, short ones kept in place, longer ones in a vector
+    /// whose buffer is the one given.
+    #[test]
+    fn secrets_of_every_length_read_back() {
+        for len in [0, 1, 17, SHORT - 1, SHORT, SHORT + 1, 300] {
+            let text: Vec<u8> = b"abcdefghijklmnopqrstuvwxyz"
+                .iter()
+                .copied()
+                .cycle()
+                .take(len)
+                .collect();
+            for secret in [
+                Secret::from(text.as_slice()),
+                Secret::from(text.clone()),
+                Secret::from(String::from_utf8(text.clone()).unwrap()),
+            ] {
+                assert_eq!(secret.expose(), text.as_slice(), "{len}");
+                assert_eq!(secret.len(), len);
+                assert_eq!(secret.clone().expose(), text.as_slice());
+                assert_eq!(secret.vector_capacity().is_some(), len > SHORT, "{len}");
+            }
+        }
+        let mut given = Vec::with_capacity(500);
+        given.extend_from_slice(&[b'x'; 100]);
+        assert_eq!(
+            Secret::from(given).vector_capacity(),
+            Some(500),
+            "the buffer taken"
+        );
+        assert!(Secret::default().is_empty());
     }
 }

@@ -83,10 +83,62 @@ impl SigningKey {
         SigningKey(Secret::from(std::mem::take(&mut *key)))
     }
 
+    /// Calls `f` with the reference key, `enc(consumer_secret) & enc(token_secret)`, made on
+    /// the stack and wiped after when it fits there (it does for common secrets), else made as
+    /// [`SigningKey::new`] makes it: keying an HMAC needs the key for a moment, not a copy
+    /// kept on the heap.
+    pub(crate) fn with_reference<R>(cs: &[u8], ts: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
+        let len = encode::encoded_len(cs) + 1 + encode::encoded_len(ts);
+        if len <= STACK_KEY {
+            let mut key = StackKey {
+                bytes: [0; STACK_KEY],
+                len: 0,
+            };
+            let mut put = |piece: &[u8]| key.put(piece);
+            encode::encode_secret(cs, &mut put);
+            put(b"&");
+            encode::encode_secret(ts, &mut put);
+            if let Some(bytes) = key.bytes.get(..len).filter(|_| key.len == len) {
+                return f(bytes);
+            }
+        }
+        f(SigningKey::joined(cs, Some(ts), true).expose())
+    }
+
     /// The key's bytes. Handle them with the same care as the secrets.
     #[must_use]
     pub fn expose(&self) -> &[u8] {
         self.0.expose()
+    }
+}
+
+/// The longest reference key made on the stack: two secrets of 63 unreserved bytes and `&`.
+const STACK_KEY: usize = 127;
+
+/// A signing key on the stack, its bytes wiped on drop.
+struct StackKey {
+    bytes: [u8; STACK_KEY],
+    /// The bytes written, from the start: those wiped on drop.
+    len: usize,
+}
+
+impl StackKey {
+    /// Appends `piece`; a piece that does not fit is not written (nor counted), which the
+    /// caller sees in the length.
+    fn put(&mut self, piece: &[u8]) {
+        let end = self.len + piece.len();
+        if let Some(room) = self.bytes.get_mut(self.len..end) {
+            room.copy_from_slice(piece);
+            self.len = end;
+        }
+    }
+}
+
+impl Drop for StackKey {
+    fn drop(&mut self) {
+        if let Some(written) = self.bytes.get_mut(..self.len) {
+            zeroize::Zeroize::zeroize(written);
+        }
     }
 }
 
@@ -411,13 +463,14 @@ pub fn sign(
     base_string: &[u8],
 ) -> Result<Signature, Error> {
     let mac = KeyedMac::new(method, key.expose());
-    sign_keyed(method, key, mac.as_ref(), private_key, base_string)
+    sign_keyed(method, || key, mac.as_ref(), private_key, base_string)
 }
 
-/// [`sign`] with the HMAC already keyed with `key` (`mac` is `Some` for the HMAC methods).
-pub(crate) fn sign_keyed(
+/// [`sign`] with the HMAC already keyed (`mac` is `Some` for the HMAC methods); `key` gives
+/// the signing key, which only PLAINTEXT asks for.
+pub(crate) fn sign_keyed<'k>(
     method: SignatureMethod,
-    key: &SigningKey,
+    key: impl FnOnce() -> &'k SigningKey,
     mac: Option<&KeyedMac>,
     private_key: Option<&PrivateKey>,
     base_string: &[u8],
@@ -438,7 +491,7 @@ pub(crate) fn sign_keyed(
         }
         // §3.4.4: the key, which is ASCII (percent-encoded secrets and `&`).
         SignatureMethod::Plaintext => Value::Heap(Zeroizing::new(
-            String::from_utf8_lossy(key.expose()).into_owned(),
+            String::from_utf8_lossy(key().expose()).into_owned(),
         )),
         SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
             let private_key = private_key.ok_or(Error::MissingPrivateKey { method })?;
@@ -551,7 +604,7 @@ mod tests {
     fn signatures_are_equal_exactly_when_their_text_is() {
         let heap = |text: &str| Signature::new(SignatureMethod::Plaintext, text.to_owned().into());
         let key = SigningKey::new(&Secret::from("kd94hf93k423kf44"), &Secret::default());
-        let made = sign_keyed(SignatureMethod::Plaintext, &key, None, None, b"").unwrap();
+        let made = sign_keyed(SignatureMethod::Plaintext, || &key, None, None, b"").unwrap();
         assert_eq!(made, heap("kd94hf93k423kf44&"));
         for other in [
             "kd94hf93k423kf44",
@@ -562,7 +615,8 @@ mod tests {
             assert_ne!(made, heap(other), "{other}");
         }
         let mac = KeyedMac::new(SignatureMethod::HmacSha1, key.expose());
-        let hmac = sign_keyed(SignatureMethod::HmacSha1, &key, mac.as_ref(), None, b"x").unwrap();
+        let hmac =
+            sign_keyed(SignatureMethod::HmacSha1, || &key, mac.as_ref(), None, b"x").unwrap();
         assert_eq!(hmac, hmac.clone());
         assert_ne!(
             hmac,
@@ -588,10 +642,44 @@ mod tests {
     fn signing_key_encodes_both_secrets() {
         let key = SigningKey::new(&Secret::from("a b&c"), &Secret::from("~é"));
         assert_eq!(key.expose(), b"a%20b%26c&~%C3%A9");
-        assert_eq!(key.0.capacity(), key.expose().len(), "never grown");
+        let long = "é".repeat(60);
+        let key = SigningKey::new(&Secret::from(long.as_str()), &Secret::from(long.as_str()));
+        assert_eq!(
+            key.0.vector_capacity(),
+            Some(key.expose().len()),
+            "never grown"
+        );
         let key = SigningKey::new(&Secret::from(""), &Secret::default());
         assert_eq!(key.expose(), b"&");
         assert_eq!(format!("{key:?}"), "SigningKey(..)");
+    }
+
+    /// The key made on the stack is the key [`SigningKey::new`] makes, for secrets that fit
+    /// there, that fit only unencoded, and that do not fit at all.
+    #[test]
+    fn the_key_made_on_the_stack_is_the_reference_key() {
+        let long = "s".repeat(STACK_KEY);
+        let escapes = "/+= é".repeat(12);
+        let secrets = [
+            "",
+            "kd94hf93k423kf44",
+            "a b&c",
+            "~é",
+            &long[..63],
+            &long[..64],
+            &long,
+            &escapes,
+            &escapes[..20],
+        ];
+        for cs in secrets {
+            for ts in secrets {
+                let made = SigningKey::with_reference(cs.as_bytes(), ts.as_bytes(), <[u8]>::to_vec);
+                let reference = SigningKey::new(&Secret::from(cs), &Secret::from(ts));
+                assert_eq!(made, reference.expose(), "{cs:?} & {ts:?}");
+            }
+        }
+        let spec = SigningKey::with_reference(b"a b&c", "~é".as_bytes(), <[u8]>::to_vec);
+        assert_eq!(spec, b"a%20b%26c&~%C3%A9");
     }
 
     // Expected values from Python's hmac module with the key b"Jefe&" (consumer secret "Jefe",

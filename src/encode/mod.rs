@@ -208,14 +208,22 @@ pub(crate) fn encode_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
 
 /// [`encode_to_vec`] for a secret: the stack buffer its escapes pass through is wiped after.
 pub(crate) fn encode_secret_to_vec(bytes: &[u8], out: &mut Vec<u8>) {
+    encode_secret(bytes, |piece| out.extend_from_slice(piece));
+}
+
+/// Percent-encodes a secret, handing `sink` the encoded pieces: a secret of unreserved bytes
+/// (the common one, letters and digits) whole, without passing through the stack buffer,
+/// which then needs neither zeroing nor wiping; any other through that buffer, wiped after.
+pub(crate) fn encode_secret(bytes: &[u8], mut sink: impl FnMut(&[u8])) {
     if is_clean(bytes) {
-        // The common secret, letters and digits: nothing passes through the stack buffer,
-        // which then needs neither zeroing nor wiping.
-        out.extend_from_slice(bytes);
+        sink(bytes);
         return;
     }
     let mut buf = zeroize::Zeroizing::new([0u8; BUFFER]);
-    encode_into_vec(bytes, &ONCE, &mut buf, out);
+    let _ = encode_pieces::<4, ()>(bytes, &ONCE, &mut buf, |piece| {
+        sink(piece);
+        Ok(())
+    });
 }
 
 /// The first 8 bytes of `enc(bytes)` as a big-endian number, zeros after a shorter encoding:
