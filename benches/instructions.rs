@@ -19,9 +19,11 @@ use oauth1_signer::encode;
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 9] = [
+const OPERATIONS: [&str; 11] = [
     "w1-sign",
     "w1-header",
+    "w1-parts",
+    "w2p-parts",
     "w1-parts-all",
     "w2p-parts-all",
     "w2-sign",
@@ -66,6 +68,20 @@ fn run(operation: &str, count: usize) {
             let request = w.request();
             for _ in 0..count {
                 black_box(w.signer.sign(black_box(&request), &w.nonce, w.timestamp)).unwrap();
+            }
+        }
+        "w1-parts" | "w2p-parts" => {
+            // The "from parts, signer kept" row: the request from its parts, signature and
+            // header, every time, from the base URL and the decoded pairs; the signer kept.
+            let w = if operation == "w1-parts" {
+                common::w1()
+            } else {
+                common::w2p()
+            };
+            let (base, query, form) = w.parts_inputs();
+            let signer = w.signer.clone();
+            for _ in 0..count {
+                black_box(w.header_signed_by(&signer, black_box(&base), &query, &form));
             }
         }
         "w1-parts-all" | "w2p-parts-all" => {
