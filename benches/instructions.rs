@@ -14,16 +14,19 @@ mod common;
 use std::hint::black_box;
 
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
-use oauth1_signer::encode;
+use oauth1_signer::parts::Endpoint;
+use oauth1_signer::{encode, RequestParts};
 
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 11] = [
+const OPERATIONS: [&str; 13] = [
     "w1-sign",
     "w1-header",
     "w1-parts",
     "w2p-parts",
+    "w1-endpoint",
+    "w2p-endpoint",
     "w1-parts-all",
     "w2p-parts-all",
     "w2-sign",
@@ -81,7 +84,24 @@ fn run(operation: &str, count: usize) {
             let (base, query, form) = w.parts_inputs();
             let signer = w.signer.clone();
             for _ in 0..count {
-                black_box(w.header_signed_by(&signer, black_box(&base), &query, &form));
+                let parts = RequestParts::new(&w.case.method, black_box(&base)).unwrap();
+                black_box(w.header_signed_by(&signer, parts, &query, &form));
+            }
+        }
+        "w1-endpoint" | "w2p-endpoint" => {
+            // The "from parts, endpoint and signer kept" row: the request at the endpoint
+            // from the decoded pairs, signature and header, every time.
+            let w = if operation == "w1-endpoint" {
+                common::w1()
+            } else {
+                common::w2p()
+            };
+            let (base, query, form) = w.parts_inputs();
+            let signer = w.signer.clone();
+            let endpoint = Endpoint::new(&base).unwrap();
+            for _ in 0..count {
+                let parts = RequestParts::at(&w.case.method, black_box(&endpoint)).unwrap();
+                black_box(w.header_signed_by(&signer, parts, &query, &form));
             }
         }
         "w1-parts-all" | "w2p-parts-all" => {

@@ -30,8 +30,27 @@ use crate::params::Normalized;
 ///
 /// Made from a parsed [`Url`], which has already lowercased the scheme and host, dropped a
 /// default port and resolved the path; so the base URI usually borrows the URL's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BaseUri<'a>(Cow<'a, str>);
+#[derive(Clone)]
+pub struct BaseUri<'a> {
+    text: Cow<'a, str>,
+    /// `enc(text)` when it was made beforehand (an [`Endpoint`](crate::parts::Endpoint)'s),
+    /// so that the base string copies it instead of encoding the URI again.
+    encoded: Option<&'a str>,
+}
+
+impl PartialEq for BaseUri<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for BaseUri<'_> {}
+
+impl fmt::Debug for BaseUri<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("BaseUri").field(&self.text).finish()
+    }
+}
 
 impl<'a> BaseUri<'a> {
     /// The base string URI of `url`.
@@ -41,35 +60,54 @@ impl<'a> BaseUri<'a> {
     /// [`Error::UnsupportedScheme`] unless the scheme is `http` or `https`.
     pub fn new(url: &'a Url) -> Result<Self, Error> {
         check_scheme(url)?;
-        if url.username().is_empty() && url.password().is_none() {
-            Ok(BaseUri(Cow::Borrowed(&url[..Position::AfterPath])))
+        let text = if url.username().is_empty() && url.password().is_none() {
+            Cow::Borrowed(&url[..Position::AfterPath])
         } else {
             let scheme = &url[..Position::BeforeUsername];
             let host_to_path = &url[Position::BeforeHost..Position::AfterPath];
-            Ok(BaseUri(Cow::Owned(format!("{scheme}{host_to_path}"))))
-        }
+            Cow::Owned(format!("{scheme}{host_to_path}"))
+        };
+        Ok(BaseUri {
+            text,
+            encoded: None,
+        })
     }
 
     /// A base string URI already normalized: by [`plain_url`], or by [`BaseUri::new`] earlier.
     pub(crate) fn normalized(text: &'a str) -> Self {
-        BaseUri(Cow::Borrowed(text))
+        BaseUri {
+            text: Cow::Borrowed(text),
+            encoded: None,
+        }
+    }
+
+    /// A base string URI already normalized, with its encoding made beforehand: `encoded` is
+    /// `enc(text)`, which the base string then copies.
+    pub(crate) fn normalized_and_encoded(text: &'a str, encoded: &'a str) -> Self {
+        BaseUri {
+            text: Cow::Borrowed(text),
+            encoded: Some(encoded),
+        }
     }
 
     /// A base string URI made some other way (the diagnosis's deliberately wrong URI rules).
     pub(crate) fn from_text(text: String) -> BaseUri<'static> {
-        BaseUri(Cow::Owned(text))
+        BaseUri {
+            text: Cow::Owned(text),
+            encoded: None,
+        }
     }
 
     /// The base string URI as text.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
     }
 }
 
 impl fmt::Display for BaseUri<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }
 
@@ -280,10 +318,11 @@ impl BaseString {
     /// are, a method with a reserved character such as `&` cannot split the base string.
     #[must_use]
     pub fn new(method: &str, uri: &BaseUri<'_>, params: &Normalized) -> Self {
+        let encoded_uri = uri.encoded;
         let uri = uri.as_str().as_bytes();
         let mut out = encode::Writer::with_len(
             encode::encoded_len(method.as_bytes())
-                + encode::encoded_len(uri)
+                + encoded_uri.map_or_else(|| encode::encoded_len(uri), str::len)
                 + params.encoded_twice_len()
                 + 2,
         );
@@ -299,7 +338,10 @@ impl BaseString {
         }
         let method_end = out.len();
         out.raw(b"&");
-        out.once(uri);
+        match encoded_uri {
+            Some(encoded) => out.raw(encoded.as_bytes()),
+            None => out.once(uri),
+        }
         let uri_end = out.len();
         out.raw(b"&");
         params.write_twice(&mut out);

@@ -20,6 +20,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -38,16 +39,101 @@ use crate::target::{check_authority, check_method, check_url_path, FORM};
 pub struct RequestParts {
     /// The method as given; the common ones without an allocation.
     method: Cow<'static, str>,
-    /// The URL to send, without query and fragment, as the URL parser writes it.
-    url: String,
-    /// The base string URI, when it is not `url` (`url` holds user information).
-    base_uri: Option<String>,
+    /// The URL to send, without query and fragment.
+    base: Base,
     /// The query's parameters ([`Source::Query`]) and the form body's ([`Source::FormBody`]),
     /// decoded.
     params: Parameters,
     form: bool,
     callback: Option<String>,
     verifier: Option<String>,
+}
+
+/// The URL of a request, without query and fragment: read for it, or an endpoint's.
+#[derive(Clone)]
+enum Base {
+    Own(ReadBase),
+    Endpoint(Endpoint),
+}
+
+/// A URL without query and fragment, read by [`read_url`].
+#[derive(Clone)]
+struct ReadBase {
+    /// The URL to send, as the URL parser writes it.
+    url: String,
+    /// The base string URI, when it is not `url` (`url` holds user information).
+    base_uri: Option<String>,
+}
+
+impl ReadBase {
+    fn base_uri(&self) -> &str {
+        self.base_uri.as_deref().unwrap_or(&self.url)
+    }
+}
+
+/// An endpoint: a URL read and checked once, for the many requests a client sends to it
+/// ([`RequestParts::at`]); each request then reads no URL, and its base string copies the
+/// endpoint's base string URI encoded once. Clones share it.
+///
+/// ```
+/// use oauth1_signer::parts::Endpoint;
+/// use oauth1_signer::RequestParts;
+///
+/// let timeline = Endpoint::new("https://api.example.com/1.1/statuses/home_timeline.json")?;
+/// for page in ["1", "2"] {
+///     let request = RequestParts::at("GET", &timeline)?.query("page", page);
+///     assert_eq!(
+///         request.url(),
+///         format!("https://api.example.com/1.1/statuses/home_timeline.json?page={page}"),
+///     );
+/// }
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Endpoint(Arc<EndpointUrl>);
+
+struct EndpointUrl {
+    base: ReadBase,
+    /// `enc(base string URI)`, the second part of every base string to this endpoint.
+    encoded_uri: String,
+    /// The URL's query, decoded: the first parameters of every request to it.
+    query: Parameters,
+}
+
+impl Endpoint {
+    /// The endpoint at an absolute `http` or `https` URL, read as [`RequestParts::new`] reads
+    /// it: a query in `url` is decoded into parameters that every request to it carries
+    /// first; the fragment is dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidUrl`], [`Error::UrlWithoutHost`], [`Error::UnsupportedScheme`],
+    /// [`Error::AmbiguousPath`], [`Error::InvalidPercentEncoding`] in the URL's query.
+    pub fn new(url: &str) -> Result<Self, Error> {
+        let (base, query) = read_url(url)?;
+        let encoded_uri = encode(base.base_uri().as_bytes()).to_string();
+        Ok(Endpoint(Arc::new(EndpointUrl {
+            base,
+            encoded_uri,
+            query,
+        })))
+    }
+
+    /// The URL to send without its query, as [`RequestParts::base_url`].
+    #[must_use]
+    pub fn base_url(&self) -> &str {
+        &self.0.base.url
+    }
+}
+
+impl fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The query's values are left out, as a request's are.
+        f.debug_struct("Endpoint")
+            .field("url", &self.base_url())
+            .field("parameters", &self.0.query.len())
+            .finish()
+    }
 }
 
 impl RequestParts {
@@ -63,32 +149,28 @@ impl RequestParts {
     /// in the URL's query.
     pub fn new(method: &str, url: &str) -> Result<Self, Error> {
         check_method(method)?;
-        // A plain URL is read as the URL parser would read it, without it; any other is
-        // parsed. The two agree on every URL the first takes (`base_string::plain_url`), which
-        // has a host after `//` and no dot segment or backslash in its path: the checks of the
-        // text below pass for it.
-        let ReadUrl {
-            sent,
-            base_uri,
-            query,
-        } = match plain_url(url) {
-            Some((base, query)) => ReadUrl {
-                sent: base.into_owned(),
-                base_uri: None,
-                query: query.map(Cow::Borrowed),
-            },
-            None => parsed(url)?,
-        };
-        let mut params = Parameters::new();
-        if let Some(query) = query {
-            params
-                .extend_urlencoded(Source::Query, query.as_bytes())
-                .map_err(|source| Error::InvalidPercentEncoding {
-                    location: Source::Query,
-                    source,
-                })?;
-        }
-        Ok(RequestParts {
+        let (base, params) = read_url(url)?;
+        Ok(RequestParts::with_base(method, Base::Own(base), params))
+    }
+
+    /// A request to an [`Endpoint`], whose URL was read once for all its requests: nothing is
+    /// read again, and the endpoint's query's parameters come first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidMethod`].
+    pub fn at(method: &str, endpoint: &Endpoint) -> Result<Self, Error> {
+        check_method(method)?;
+        let params = endpoint.0.query.clone();
+        Ok(RequestParts::with_base(
+            method,
+            Base::Endpoint(endpoint.clone()),
+            params,
+        ))
+    }
+
+    fn with_base(method: &str, base: Base, params: Parameters) -> Self {
+        RequestParts {
             method: match ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
                 .into_iter()
                 .find(|known| *known == method)
@@ -96,13 +178,12 @@ impl RequestParts {
                 Some(known) => Cow::Borrowed(known),
                 None => Cow::Owned(method.to_owned()),
             },
-            url: sent,
-            base_uri,
+            base,
             params,
             form: false,
             callback: None,
             verifier: None,
-        })
+        }
     }
 
     /// Adds a query parameter: its name and value decoded, as text or bytes.
@@ -204,14 +285,22 @@ impl RequestParts {
     /// ```
     #[must_use]
     pub fn base_url(&self) -> &str {
-        &self.url
+        match &self.base {
+            Base::Own(base) => &base.url,
+            Base::Endpoint(endpoint) => endpoint.base_url(),
+        }
     }
 
     /// The base string URI (§3.4.1.2): [`base_url`](Self::base_url) without user
     /// information.
     #[must_use]
     pub fn base_uri(&self) -> BaseUri<'_> {
-        BaseUri::normalized(self.base_uri.as_deref().unwrap_or(&self.url))
+        match &self.base {
+            Base::Own(base) => BaseUri::normalized(base.base_uri()),
+            Base::Endpoint(endpoint) => {
+                BaseUri::normalized_and_encoded(endpoint.0.base.base_uri(), &endpoint.0.encoded_uri)
+            }
+        }
     }
 
     /// The query's and the form body's parameters, in the order given.
@@ -224,7 +313,7 @@ impl RequestParts {
     /// percent-encoded (§3.6) and joined by `&`.
     #[must_use]
     pub fn url(&self) -> String {
-        let mut out = self.url.clone();
+        let mut out = self.base_url().to_owned();
         let mut first = true;
         for p in self.params.iter().filter(|p| p.source == Source::Query) {
             out.push(if first { '?' } else { '&' });
@@ -277,18 +366,38 @@ impl RequestParts {
     }
 }
 
-/// A URL read for [`RequestParts::new`].
-struct ReadUrl<'a> {
-    /// The URL to send, without query and fragment.
-    sent: String,
-    /// The base string URI, when it is not `sent` (user information).
-    base_uri: Option<String>,
-    /// The query, as the URL parser keeps it.
-    query: Option<Cow<'a, str>>,
+/// Reads an absolute URL for a request or an endpoint: the URL without query and fragment,
+/// and the query's parameters decoded.
+fn read_url(url: &str) -> Result<(ReadBase, Parameters), Error> {
+    // A plain URL is read as the URL parser would read it, without it; any other is parsed.
+    // The two agree on every URL the first takes (`base_string::plain_url`), which has a host
+    // after `//` and no dot segment or backslash in its path: the checks of the text below
+    // pass for it.
+    let (base, query) = match plain_url(url) {
+        Some((base, query)) => (
+            ReadBase {
+                url: base.into_owned(),
+                base_uri: None,
+            },
+            query.map(Cow::Borrowed),
+        ),
+        None => parsed(url)?,
+    };
+    let mut params = Parameters::new();
+    if let Some(query) = query {
+        params
+            .extend_urlencoded(Source::Query, query.as_bytes())
+            .map_err(|source| Error::InvalidPercentEncoding {
+                location: Source::Query,
+                source,
+            })?;
+    }
+    Ok((base, params))
 }
 
-/// A URL that is not plain, read by the URL parser.
-fn parsed(url: &str) -> Result<ReadUrl<'static>, Error> {
+/// A URL that is not plain, read by the URL parser: the URL without query and fragment, and
+/// the query as the parser keeps it.
+fn parsed(url: &str) -> Result<(ReadBase, Option<Cow<'static, str>>), Error> {
     let mut parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
     crate::base_string::check_scheme(&parsed)?;
     check_authority(url)?;
@@ -297,13 +406,9 @@ fn parsed(url: &str) -> Result<ReadUrl<'static>, Error> {
     parsed.set_query(None);
     parsed.set_fragment(None);
     let base_uri = BaseUri::new(&parsed)?.as_str().to_owned();
-    let sent = String::from(parsed);
-    let base_uri = (base_uri != sent).then_some(base_uri);
-    Ok(ReadUrl {
-        sent,
-        base_uri,
-        query,
-    })
+    let url = String::from(parsed);
+    let base_uri = (base_uri != url).then_some(base_uri);
+    Ok((ReadBase { url, base_uri }, query))
 }
 
 /// `name=value`, each percent-encoded.
@@ -318,7 +423,7 @@ impl fmt::Debug for RequestParts {
         // The parameters' values are left out: a request may carry a secret in one.
         f.debug_struct("RequestParts")
             .field("method", &self.method)
-            .field("url", &self.url.as_str())
+            .field("url", &self.base_url())
             .field("parameters", &self.params.len())
             .field("form", &self.form)
             .finish_non_exhaustive()

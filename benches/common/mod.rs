@@ -85,21 +85,21 @@ impl Workload {
             self.case.consumer_secret.as_str(),
         ))
         .with_token(Token::new(self.token.as_str(), self.token_secret.as_str()));
-        self.header_signed_by(&signer, base, query, form)
+        let parts = RequestParts::new(&self.case.method, base).unwrap();
+        self.header_signed_by(&signer, parts, query, form)
     }
 
-    /// The Authorization header of the workload's request given by its parts, built here, and
-    /// signed by `signer`, which a client keeps for all its requests.
+    /// The Authorization header of the workload's request given by its parts, `parts` (the
+    /// method and URL) with the query's and the form's pairs added here, signed by `signer`,
+    /// which a client keeps for all its requests.
     pub fn header_signed_by(
         &self,
         signer: &Signer,
-        base: &str,
+        parts: RequestParts,
         query: &[(String, String)],
         form: &[(String, String)],
     ) -> String {
-        let mut parts = RequestParts::new(&self.case.method, base)
-            .unwrap()
-            .extend_query(query.iter().map(|(n, v)| (n, v)));
+        let mut parts = parts.extend_query(query.iter().map(|(n, v)| (n, v)));
         if self.case.body.is_some() {
             parts = parts.extend_form(form.iter().map(|(n, v)| (n, v)));
         }

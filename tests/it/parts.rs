@@ -8,6 +8,7 @@ use crate::common::At;
 use common::{case_files, read_cases, signer, Case};
 use oauth1_server::{MemoryCredentials, MemoryNonceStore, Policy, Verifier};
 use oauth1_signer::encode::decode_form;
+use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Error, Nonce, Request, RequestParts, SignatureMethod, Timestamp};
 
 /// The `name=value` pairs of a query or form body, decoded as a form decodes them.
@@ -32,15 +33,24 @@ fn is_form(case: &Case) -> bool {
     })
 }
 
-/// The case as parts, or `None` when parts cannot say it: a body that is not a form, a
-/// malformed escape, a URL the parts refuse (the fixtures' refusals are tested elsewhere).
-fn parts_of(case: &Case) -> Option<RequestParts> {
-    parts_built(case, false)
+/// How [`parts_built`] builds a request.
+#[derive(Clone, Copy, Debug)]
+enum Built {
+    /// From its URL, the parameters given one by one.
+    OneByOne,
+    /// From its URL, the parameters given all at once ([`RequestParts::extend_query`],
+    /// [`RequestParts::extend_form`]).
+    Bulk,
+    /// At an [`Endpoint`] read from its URL, the parameters given all at once.
+    AtEndpoint,
 }
 
-/// [`parts_of`], the parameters given one by one or, when `bulk`, all at once
-/// ([`RequestParts::extend_query`], [`RequestParts::extend_form`]).
-fn parts_built(case: &Case, bulk: bool) -> Option<RequestParts> {
+const EVERY_WAY: [Built; 3] = [Built::OneByOne, Built::Bulk, Built::AtEndpoint];
+
+/// The case as parts built `how`, or `None` when parts cannot say it: a body that is not a
+/// form, a malformed escape, a URL the parts refuse (the fixtures' refusals are tested
+/// elsewhere).
+fn parts_built(case: &Case, how: Built) -> Option<RequestParts> {
     let body = case.body.as_deref().unwrap_or("");
     if !body.is_empty() && !is_form(case) {
         return None;
@@ -54,13 +64,11 @@ fn parts_built(case: &Case, bulk: bool) -> Option<RequestParts> {
     if !decodes(query) || !decodes(body) {
         return None;
     }
-    let mut parts = RequestParts::new(&case.method, base).ok()?;
-    if bulk {
-        parts = parts.extend_query(pairs(query));
-        if is_form(case) {
-            parts = parts.extend_form(pairs(body));
-        }
-    } else {
+    let mut parts = match how {
+        Built::AtEndpoint => RequestParts::at(&case.method, &Endpoint::new(base).ok()?).ok()?,
+        _ => RequestParts::new(&case.method, base).ok()?,
+    };
+    if matches!(how, Built::OneByOne) {
         for (name, value) in pairs(query) {
             parts = parts.query(name, value);
         }
@@ -69,6 +77,11 @@ fn parts_built(case: &Case, bulk: bool) -> Option<RequestParts> {
             for (name, value) in pairs(body) {
                 parts = parts.form(name, value);
             }
+        }
+    } else {
+        parts = parts.extend_query(pairs(query));
+        if is_form(case) {
+            parts = parts.extend_form(pairs(body));
         }
     }
     if let Some(callback) = &case.callback {
@@ -103,26 +116,27 @@ fn every_fixture_a_client_can_give_by_parts_signs_as_expected() {
     let mut run = 0;
     let mut failures = Vec::new();
     for case in cases() {
-        for bulk in [false, true] {
-            let Some(parts) = parts_built(&case, bulk) else {
+        for how in EVERY_WAY {
+            let Some(parts) = parts_built(&case, how) else {
                 continue;
             };
             match sign_parts(&case, &parts) {
                 Ok(signature) if Some(&signature) == case.expected.signature.as_ref() => run += 1,
-                Ok(signature) => failures.push(format!("{} ({bulk}): got {signature}", case.name)),
-                Err(e) => failures.push(format!("{} ({bulk}): {e}", case.name)),
+                Ok(signature) => failures.push(format!("{} ({how:?}): got {signature}", case.name)),
+                Err(e) => failures.push(format!("{} ({how:?}): {e}", case.name)),
             }
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    assert!(run >= 80, "only {run} cases");
+    assert!(run >= 120, "only {run} cases");
 }
 
 #[test]
 fn what_the_parts_send_is_what_they_signed() {
     let mut run = 0;
-    for case in cases() {
-        let Some(parts) = parts_of(&case) else {
+    let cases = cases();
+    for (case, how) in cases.iter().flat_map(|c| EVERY_WAY.map(|how| (c, how))) {
+        let Some(parts) = parts_built(case, how) else {
             continue;
         };
         let body = parts.form_body().unwrap_or_default();
@@ -136,7 +150,7 @@ fn what_the_parts_send_is_what_they_signed() {
         if let Some(verifier) = &case.verifier {
             sent = sent.with_verifier(verifier);
         }
-        let signer = signer(&case).unwrap();
+        let signer = signer(case).unwrap();
         let nonce = Nonce::new(case.nonce.as_str()).unwrap();
         let timestamp: Timestamp = case.timestamp.parse().unwrap();
         let from_parts = signer.sign_parts(&parts, &nonce, timestamp).unwrap();
@@ -144,7 +158,7 @@ fn what_the_parts_send_is_what_they_signed() {
         assert_eq!(
             from_parts.base_string(),
             from_wire.base_string(),
-            "{}",
+            "{} ({how:?})",
             case.name
         );
 
@@ -171,10 +185,10 @@ fn what_the_parts_send_is_what_they_signed() {
             .at(timestamp)
             .blocking()
             .verify(&sent, Some(&from_parts.authorization()));
-        assert!(verified.is_ok(), "{}: {verified:?}", case.name);
+        assert!(verified.is_ok(), "{} ({how:?}): {verified:?}", case.name);
         run += 1;
     }
-    assert!(run >= 20, "only {run} cases");
+    assert!(run >= 60, "only {run} cases");
 }
 
 #[test]
