@@ -2,8 +2,10 @@
 //! Cluster): [`RedisNonceStore`] for async servers, [`BlockingRedisNonceStore`] for servers
 //! without a runtime.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
 
 use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use redis::cluster_async::ClusterConnection;
@@ -26,9 +28,12 @@ pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 /// The connection is the `redis` crate's multiplexed one, awaited, never holding a thread:
 /// every request of every task shares it without a lock, its commands pipelined.
 /// [`open`](Self::open) makes a [`ConnectionManager`], which reconnects by itself after Redis
-/// goes away (retrying at most every half second); [`open_cluster`](Self::open_cluster) a
-/// [`ClusterConnection`], which follows the cluster's slots (every nonce is one key, so one
-/// node answers it). Any other async connection of the crate fits [`new`](Self::new).
+/// goes away (retrying at most every half second); the nonces of concurrent requests then go
+/// to Redis together, one pipeline of `SET`s while the one before it is answered (a task on
+/// the runtime sends them), which saves Redis a read and a write per request.
+/// [`open_cluster`](Self::open_cluster) makes a [`ClusterConnection`], which follows the
+/// cluster's slots (every nonce is one key, so one node answers it), one command per nonce.
+/// Any other async connection of the crate fits [`new`](Self::new), one command per nonce.
 ///
 /// Each command has a timeout (2 seconds unless [`with_timeout`](Self::with_timeout) says
 /// otherwise). A connection error or a timeout is a [`StoreError`] (a `503` from the tower
@@ -50,6 +55,9 @@ pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 #[derive(Clone)]
 pub struct RedisNonceStore<C = ConnectionManager> {
     redis: Commands<C>,
+    /// Where the nonces of concurrent requests are gathered into one pipeline, for the
+    /// connections that take pipelines of any keys (not a cluster's).
+    batch: Option<Arc<Batch>>,
 }
 
 impl<C> std::fmt::Debug for RedisNonceStore<C> {
@@ -133,10 +141,9 @@ impl RedisNonceStore<ConnectionManager> {
     ///
     /// A [`StoreError`] when called outside a Tokio runtime.
     pub fn with_client(client: redis::Client) -> Result<Self, StoreError> {
-        Ok(RedisNonceStore::new(connection_manager(
-            client,
-            "RedisNonceStore::open",
-        )?))
+        let mut store = RedisNonceStore::new(connection_manager(client, "RedisNonceStore::open")?);
+        store.batch = Some(Arc::default());
+        Ok(store)
     }
 }
 
@@ -193,6 +200,7 @@ impl<C> RedisNonceStore<C> {
     pub fn new(connection: C) -> Self {
         RedisNonceStore {
             redis: Commands::new(connection, DEFAULT_PREFIX),
+            batch: None,
         }
     }
 
@@ -211,30 +219,185 @@ impl<C> RedisNonceStore<C> {
     }
 }
 
-impl<C: ConnectionLike + Clone + Send + Sync> NonceStore for RedisNonceStore<C> {
+impl<C: ConnectionLike + Clone + Send + Sync + 'static> NonceStore for RedisNonceStore<C> {
     async fn insert(
         &self,
         nonce: &NonceKey<'_>,
         now: Timestamp,
         expires_at: Timestamp,
     ) -> Result<bool, StoreError> {
+        if let Some(batch) = &self.batch {
+            let (key, seconds) = set_nx_args(&self.redis.prefix, nonce, now, expires_at);
+            return batch.insert(&self.redis, key, seconds).await;
+        }
         let command = set_nx(&self.redis.prefix, nonce, now, expires_at);
         let reply: Option<String> = self.redis.run(&command).await?;
         recorded(reply.as_deref())
     }
 }
 
-/// `SET prefix+key 1 NX EX seconds`: at least one second, so that an entry is never written
-/// without an expiry.
-fn set_nx(prefix: &str, nonce: &NonceKey<'_>, now: Timestamp, expires_at: Timestamp) -> redis::Cmd {
+/// The nonces of concurrent requests, gathered and sent to Redis as one pipeline of
+/// `SET … NX EX` commands, one after the other: a request waits for the pipeline in flight,
+/// if any, then its own goes with every request that came meanwhile (one round trip, one read
+/// and one write for Redis, for all of them). Redis runs a pipeline's commands in order, each
+/// alone, so each `SET … NX` answers as it would by itself.
+///
+/// The task that sends them is started on the runtime of the first request, and again on a
+/// later request's runtime if that one has stopped.
+#[derive(Default)]
+struct Batch {
+    queue: Mutex<Option<mpsc::UnboundedSender<Pending>>>,
+}
+
+/// A nonce waiting for its pipeline, and where its answer goes.
+struct Pending {
+    key: String,
+    seconds: u64,
+    answer: oneshot::Sender<Result<bool, StoreError>>,
+}
+
+/// The most commands in one pipeline.
+const MOST_IN_PIPELINE: usize = 512;
+
+impl Batch {
+    /// Records `key` (`SET key 1 NX EX seconds`) in the next pipeline, within the store's
+    /// timeout from now.
+    async fn insert<C: ConnectionLike + Clone + Send + Sync + 'static>(
+        &self,
+        redis: &Commands<C>,
+        key: String,
+        seconds: u64,
+    ) -> Result<bool, StoreError> {
+        let (answer, answered) = oneshot::channel();
+        self.send(
+            redis,
+            Pending {
+                key,
+                seconds,
+                answer,
+            },
+        )?;
+        match tokio::time::timeout(redis.timeout, answered).await {
+            Ok(Ok(result)) => result,
+            // The task stopped with its runtime before it answered.
+            Ok(Err(_)) => Err(StoreError::new(
+                "the Redis nonce store's task stopped before it answered",
+            )),
+            Err(_) => Err(StoreError::new(format!(
+                "Redis did not answer within {} ms",
+                redis.timeout.as_millis()
+            ))),
+        }
+    }
+
+    /// Queues `pending` for the task, started first if there is none running.
+    fn send<C: ConnectionLike + Clone + Send + Sync + 'static>(
+        &self,
+        redis: &Commands<C>,
+        pending: Pending,
+    ) -> Result<(), StoreError> {
+        let mut queue = self
+            .queue
+            .lock()
+            .map_err(|_| StoreError::new("the Redis nonce store's queue lock is poisoned"))?;
+        let pending = match queue.as_ref() {
+            Some(queue) => match queue.send(pending) {
+                Ok(()) => return Ok(()),
+                // The task's runtime has stopped: a new task takes its place.
+                Err(mpsc::error::SendError(pending)) => pending,
+            },
+            None => pending,
+        };
+        need_runtime("RedisNonceStore")?;
+        let (sender, receiver) = mpsc::unbounded_channel();
+        tokio::spawn(run_pipelines(redis.clone(), receiver));
+        let sent = sender.send(pending).is_ok();
+        *queue = Some(sender);
+        if sent {
+            Ok(())
+        } else {
+            Err(StoreError::new(
+                "the Redis nonce store's task did not start",
+            ))
+        }
+    }
+}
+
+/// The task of a [`Batch`]: takes every nonce queued (up to [`MOST_IN_PIPELINE`]), sends them
+/// as one pipeline within the timeout, answers each, and again, until every store has gone.
+async fn run_pipelines<C: ConnectionLike + Clone + Send + Sync>(
+    redis: Commands<C>,
+    mut queue: mpsc::UnboundedReceiver<Pending>,
+) {
+    let mut batch = Vec::with_capacity(MOST_IN_PIPELINE);
+    while queue.recv_many(&mut batch, MOST_IN_PIPELINE).await > 0 {
+        let mut pipeline = redis::pipe();
+        for pending in &batch {
+            pipeline
+                .cmd("SET")
+                .arg(&pending.key)
+                .arg(1)
+                .arg("NX")
+                .arg("EX")
+                .arg(pending.seconds);
+        }
+        let mut connection = redis.connection.clone();
+        let replies: Result<Vec<Option<String>>, StoreError> = match tokio::time::timeout(
+            redis.timeout,
+            pipeline.query_async(&mut connection),
+        )
+        .await
+        {
+            Ok(Ok(replies)) => Ok(replies),
+            Ok(Err(e)) => Err(StoreError::new(e)),
+            Err(_) => Err(StoreError::new(format!(
+                "Redis did not answer within {} ms",
+                redis.timeout.as_millis()
+            ))),
+        };
+        match replies {
+            Ok(replies) if replies.len() == batch.len() => {
+                for (pending, reply) in batch.drain(..).zip(replies) {
+                    let _ = pending.answer.send(recorded(reply.as_deref()));
+                }
+            }
+            Ok(replies) => {
+                let error = format!(
+                    "Redis answered a pipeline of {} commands with {} replies",
+                    batch.len(),
+                    replies.len()
+                );
+                for pending in batch.drain(..) {
+                    let _ = pending.answer.send(Err(StoreError::new(error.clone())));
+                }
+            }
+            Err(error) => {
+                let error = error.to_string();
+                for pending in batch.drain(..) {
+                    let _ = pending.answer.send(Err(StoreError::new(error.clone())));
+                }
+            }
+        }
+    }
+}
+
+/// The key and the seconds of `SET prefix+key 1 NX EX seconds`: at least one second, so that
+/// an entry is never written without an expiry.
+fn set_nx_args(
+    prefix: &str,
+    nonce: &NonceKey<'_>,
+    now: Timestamp,
+    expires_at: Timestamp,
+) -> (String, u64) {
     let seconds = expires_at.as_secs().saturating_sub(now.as_secs()).max(1);
+    (format!("{prefix}{}", nonce.to_key_string()), seconds)
+}
+
+/// `SET prefix+key 1 NX EX seconds` ([`set_nx_args`]).
+fn set_nx(prefix: &str, nonce: &NonceKey<'_>, now: Timestamp, expires_at: Timestamp) -> redis::Cmd {
+    let (key, seconds) = set_nx_args(prefix, nonce, now, expires_at);
     let mut command = redis::cmd("SET");
-    command
-        .arg(format!("{prefix}{}", nonce.to_key_string()))
-        .arg(1)
-        .arg("NX")
-        .arg("EX")
-        .arg(seconds);
+    command.arg(key).arg(1).arg("NX").arg("EX").arg(seconds);
     command
 }
 

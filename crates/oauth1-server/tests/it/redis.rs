@@ -528,6 +528,83 @@ async fn nothing_listening_is_an_error() {
     assert_store_failure(&err);
 }
 
+/// Concurrent requests of one store share pipelines: each nonce, sent twice at once among
+/// many, is recorded by exactly one of its two.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_store_records_each_of_many_concurrent_nonces_once() {
+    let _serial = serial();
+    let server = Server::start();
+    let store = Arc::new(RedisNonceStore::open(&server.url()).unwrap());
+    let tasks: Vec<_> = (0..400)
+        .map(|i| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                let nonce = format!("many-{}", i % 200);
+                let new = store
+                    .insert(
+                        &race_key(&nonce),
+                        Timestamp::new(NOW),
+                        Timestamp::new(NOW + 300),
+                    )
+                    .await
+                    .unwrap();
+                (i % 200, new)
+            })
+        })
+        .collect();
+    let mut accepted = [0; 200];
+    for task in tasks {
+        let (nonce, new) = task.await.unwrap();
+        accepted[nonce] += usize::from(new);
+    }
+    assert!(accepted.iter().all(|&n| n == 1), "{accepted:?}");
+}
+
+/// A store outlives the runtime it was first used on: on the next runtime its connection,
+/// lost with the first runtime, comes back as after any lost connection (the first request
+/// may fail, never pass), its requests are recorded again, and a nonce recorded on the first
+/// is refused.
+#[test]
+fn a_store_serves_a_runtime_after_the_first_one_stopped() {
+    let _serial = serial();
+    let server = Server::start();
+    let runtime = || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let first = runtime();
+    let store = first.block_on(async { RedisNonceStore::open(&server.url()).unwrap() });
+    let insert = |store: &RedisNonceStore, nonce: &'static str| {
+        let store = store.clone();
+        async move {
+            store
+                .insert(
+                    &race_key(nonce),
+                    Timestamp::new(NOW),
+                    Timestamp::new(NOW + 300),
+                )
+                .await
+        }
+    };
+    assert!(first.block_on(insert(&store, "before")).unwrap());
+    drop(first);
+    let second = runtime();
+    let recorded = second.block_on(async {
+        for _ in 0..50 {
+            match insert(&store, "after").await {
+                Ok(new) => return new,
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+        panic!("the store never came back on the second runtime");
+    });
+    assert!(recorded);
+    assert!(!second.block_on(insert(&store, "before")).unwrap());
+}
+
 #[test]
 fn opening_outside_a_runtime_is_an_error_that_says_so() {
     let err = RedisNonceStore::open("redis://127.0.0.1:6379/").unwrap_err();
