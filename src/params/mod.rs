@@ -370,31 +370,34 @@ impl Parameters {
         // A merge sort, which finds the runs already in order (the protocol parameters, which
         // come sorted; a query its client wrote in order) and merges them, where a quicksort
         // would sort them again.
-        self.entries.sort_by(|a, b| {
-            if a.key != b.key {
-                return a.key.cmp(&b.key);
-            }
-            if a.clean && b.clean {
-                // Unreserved bytes are their own encodings.
-                return bytes[a.name_start..a.name_end]
-                    .cmp(&bytes[b.name_start..b.name_end])
-                    .then_with(|| {
-                        bytes[a.name_end..a.value_end].cmp(&bytes[b.name_end..b.value_end])
-                    });
-            }
-            cmp_encoded(
-                &bytes[a.name_start..a.name_end],
-                &bytes[b.name_start..b.name_end],
-            )
-            .then_with(|| {
-                cmp_encoded(
-                    &bytes[a.name_end..a.value_end],
-                    &bytes[b.name_end..b.value_end],
-                )
-            })
+        // The keys decide most comparisons: that test alone is inlined into the sort.
+        self.entries.sort_by(|a, b| match a.key.cmp(&b.key) {
+            Ordering::Equal => tie(bytes, a, b),
+            decided => decided,
         });
         Normalized(self)
     }
+}
+
+/// The order of two entries whose sort keys are equal: by encoded name, then encoded value.
+#[inline(never)]
+fn tie(bytes: &[u8], a: &Entry, b: &Entry) -> Ordering {
+    if a.clean && b.clean {
+        // Unreserved bytes are their own encodings.
+        return bytes[a.name_start..a.name_end]
+            .cmp(&bytes[b.name_start..b.name_end])
+            .then_with(|| bytes[a.name_end..a.value_end].cmp(&bytes[b.name_end..b.value_end]));
+    }
+    cmp_encoded(
+        &bytes[a.name_start..a.name_end],
+        &bytes[b.name_start..b.name_end],
+    )
+    .then_with(|| {
+        cmp_encoded(
+            &bytes[a.name_end..a.value_end],
+            &bytes[b.name_end..b.value_end],
+        )
+    })
 }
 
 /// Parameters sorted as §3.4.1.3.2 says; `Display` writes the normalized parameter string
