@@ -103,6 +103,8 @@ struct Entry {
     /// Name and value are all unreserved bytes, so each is its own encoding: the base string
     /// and the header copy them, and the sort compares them as they are.
     clean: bool,
+    /// The name alone is all unreserved bytes (its own encoding), whatever the value.
+    name_clean: bool,
     /// [`encode::sort_key`] of the name, which decides most comparisons in the sort.
     key: u64,
     name_start: usize,
@@ -162,12 +164,13 @@ impl Parameters {
         } else {
             self.bytes.reserve(additional);
         }
-        let (clean, key) = if encode::is_clean(name) {
+        let name_clean = encode::is_clean(name);
+        let (clean, key) = if name_clean {
             (encode::is_clean(value), encode::sort_key_of_clean(name))
         } else {
             (false, encode::sort_key(name))
         };
-        self.push_checked(source, name, value, clean, key);
+        self.push_checked(source, name, value, (clean, name_clean), key);
     }
 
     /// Adds decoded parameters from `source` in order, with room for the entries made once.
@@ -194,14 +197,21 @@ impl Parameters {
             Source::Protocol,
             name,
             value.as_bytes(),
-            value.is_clean(),
+            (value.is_clean(), true),
             key,
         );
     }
 
-    /// Adds one decoded parameter whose name and value are known to be `clean` or not, with
-    /// its name's sort key.
-    fn push_checked(&mut self, source: Source, name: &[u8], value: &[u8], clean: bool, key: u64) {
+    /// Adds one decoded parameter whose name and value are known to be clean or not, and its
+    /// name alone (`(clean, name_clean)`), with its name's sort key.
+    fn push_checked(
+        &mut self,
+        source: Source,
+        name: &[u8],
+        value: &[u8],
+        (clean, name_clean): (bool, bool),
+        key: u64,
+    ) {
         let name_start = self.bytes.len();
         self.bytes.extend_from_slice(name);
         let name_end = self.bytes.len();
@@ -209,6 +219,7 @@ impl Parameters {
         self.entries.push(Entry {
             source,
             clean,
+            name_clean,
             key,
             name_start,
             name_end,
@@ -239,11 +250,12 @@ impl Parameters {
             return Err(e);
         }
         let name = &self.bytes[name_start..name_end];
-        let clean =
-            encode::is_clean(name) && (clean_value || encode::is_clean(&self.bytes[name_end..]));
+        let name_clean = encode::is_clean(name);
+        let clean = name_clean && (clean_value || encode::is_clean(&self.bytes[name_end..]));
         self.entries.push(Entry {
             source: Source::Header,
             clean,
+            name_clean,
             key: encode::sort_key(name),
             name_start,
             name_end,
@@ -287,6 +299,7 @@ impl Parameters {
             entries.push(Entry {
                 source,
                 clean: pair.clean,
+                name_clean: pair.clean || encode::is_clean(name),
                 key: encode::sort_key(name),
                 name_start: base + pair.name_start,
                 name_end: base + pair.name_end,
@@ -422,11 +435,11 @@ impl Normalized {
             .filter(move |e| e.source == source)
             .map(|e| {
                 let p = self.0.parameter(e);
-                if e.clean {
-                    let clean = |bytes| Counted { bytes, escapes: 0 };
-                    (clean(p.name), clean(p.value))
-                } else {
-                    (Counted::new(p.name), Counted::new(p.value))
+                let clean = |bytes| Counted { bytes, escapes: 0 };
+                match (e.clean, e.name_clean) {
+                    (true, _) => (clean(p.name), clean(p.value)),
+                    (false, true) => (clean(p.name), Counted::new(p.value)),
+                    (false, false) => (Counted::new(p.name), Counted::new(p.value)),
                 }
             })
     }
@@ -497,7 +510,11 @@ impl Normalized {
                 out.raw(p.value);
             } else {
                 let scratch = scratch.get_or_insert_with(encode::Scratch::new);
-                out.twice(p.name, scratch);
+                if e.name_clean {
+                    out.raw(p.name);
+                } else {
+                    out.twice(p.name, scratch);
+                }
                 out.raw(b"%3D");
                 out.twice(p.value, scratch);
             }
@@ -632,6 +649,7 @@ mod tests {
             assert!(!e.clean || escapes == 0, "{p:?}");
             let clean = !text_had_escape(p) && escapes == 0;
             assert_eq!(e.clean, clean, "{p:?}");
+            assert_eq!(e.name_clean, encode::escaped_count(p.name) == 0, "{p:?}");
             assert_eq!(e.key, encode::sort_key(p.name), "{p:?}");
         }
         let normalized = params.clone().normalize();
@@ -671,6 +689,7 @@ mod tests {
             );
             let escapes = encode::escaped_count(p.name) + encode::escaped_count(p.value);
             assert_eq!(e.clean, escapes == 0, "{p:?}");
+            assert_eq!(e.name_clean, encode::escaped_count(p.name) == 0, "{p:?}");
             assert_eq!(e.key, encode::sort_key(p.name), "{p:?}");
         }
     }
