@@ -14,7 +14,6 @@
 //!
 //! `cargo bench -p oauth1-benches --bench signing`; `benches/README.md` reports the ratios.
 
-use std::fmt::Display;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -23,15 +22,13 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use hmac::{Hmac, KeyInit, Mac};
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{encode, Request, RequestParts};
-use sha1::Sha1;
 
 mod common;
 
-use common::Workload;
+use common::{hmac_sha1, peer_authorization, Workload};
 
 impl Workload {
     /// The floor's inputs: the finished base string and key.
@@ -58,58 +55,6 @@ impl Workload {
             .collect();
         (base, params)
     }
-
-    /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
-    /// query and no body), and the URL without its query.
-    fn peer_inputs(&self) -> (String, Vec<(String, String)>) {
-        let (base, query) = self
-            .case
-            .url
-            .split_once('?')
-            .unwrap_or((&self.case.url, ""));
-        let mut params = Vec::new();
-        for text in [query.as_bytes(), self.body()] {
-            for pair in text.split(|&b| b == b'&').filter(|p| !p.is_empty()) {
-                let (n, v) = match pair.iter().position(|&b| b == b'=') {
-                    Some(i) => (&pair[..i], &pair[i + 1..]),
-                    None => (pair, &b""[..]),
-                };
-                let decode = |t: &[u8]| {
-                    String::from_utf8(encode::decode_form(t).unwrap().into_owned()).unwrap()
-                };
-                params.push((decode(n), decode(v)));
-            }
-        }
-        (base.to_owned(), params)
-    }
-}
-
-fn hmac_sha1(key: &[u8], data: &[u8]) -> [u8; 20] {
-    let mut mac = Hmac::<Sha1>::new_from_slice(key).unwrap();
-    mac.update(data);
-    mac.finalize().into_bytes().into()
-}
-
-/// `oauth1-request`'s Authorization header for the workload.
-fn peer_authorization(w: &Workload, uri: &str, params: &[(String, String)]) -> String {
-    let token = oauth1_request::Token::from_parts(
-        w.case.consumer_key.as_str(),
-        w.case.consumer_secret.as_str(),
-        w.token.as_str(),
-        w.token_secret.as_str(),
-    );
-    let mut builder = oauth1_request::Builder::with_token(token, oauth1_request::HMAC_SHA1);
-    builder
-        .nonce(w.case.nonce.as_str())
-        .timestamp(std::num::NonZeroU64::new(w.timestamp.as_secs()))
-        .version(true);
-    let list = oauth1_request::ParameterList::new(
-        params
-            .iter()
-            .map(|(n, v)| (n.as_str(), v as &dyn Display))
-            .collect::<Vec<_>>(),
-    );
-    builder.authorize(&w.case.method, uri, &list)
 }
 
 fn peer_signs_correctly(w: &Workload) -> bool {

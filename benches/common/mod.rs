@@ -3,8 +3,12 @@
 
 use oauth1_cases::Case;
 use oauth1_server::MemoryCredentials;
+use std::fmt::Display;
+
+use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::encode::decode_form;
 use oauth1_signer::{Consumer, Nonce, Request, RequestParts, Signer, Timestamp, Token};
+use sha1::Sha1;
 use url::Url;
 
 /// Decoded `name=value` pairs, owned.
@@ -50,6 +54,29 @@ pub fn w3() -> Workload {
 }
 
 impl Workload {
+    /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
+    /// query and no body), and the URL without its query.
+    pub fn peer_inputs(&self) -> (String, Vec<(String, String)>) {
+        let (base, query) = self
+            .case
+            .url
+            .split_once('?')
+            .unwrap_or((&self.case.url, ""));
+        let mut params = Vec::new();
+        for text in [query.as_bytes(), self.body()] {
+            for pair in text.split(|&b| b == b'&').filter(|p| !p.is_empty()) {
+                let (n, v) = match pair.iter().position(|&b| b == b'=') {
+                    Some(i) => (&pair[..i], &pair[i + 1..]),
+                    None => (pair, &b""[..]),
+                };
+                let decode =
+                    |t: &[u8]| String::from_utf8(decode_form(t).unwrap().into_owned()).unwrap();
+                params.push((decode(n), decode(v)));
+            }
+        }
+        (base.to_owned(), params)
+    }
+
     /// The inputs of a request given by its parts: the URL without its query, and the
     /// query's and the form body's pairs decoded, as owned strings.
     pub fn parts_inputs(&self) -> (String, Pairs, Pairs) {
@@ -255,4 +282,32 @@ pub fn pairs(text: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
             (decoded(name), decoded(value))
         })
         .collect()
+}
+
+pub fn hmac_sha1(key: &[u8], data: &[u8]) -> [u8; 20] {
+    let mut mac = Hmac::<Sha1>::new_from_slice(key).unwrap();
+    mac.update(data);
+    mac.finalize().into_bytes().into()
+}
+
+/// `oauth1-request`'s Authorization header for the workload.
+pub fn peer_authorization(w: &Workload, uri: &str, params: &[(String, String)]) -> String {
+    let token = oauth1_request::Token::from_parts(
+        w.case.consumer_key.as_str(),
+        w.case.consumer_secret.as_str(),
+        w.token.as_str(),
+        w.token_secret.as_str(),
+    );
+    let mut builder = oauth1_request::Builder::with_token(token, oauth1_request::HMAC_SHA1);
+    builder
+        .nonce(w.case.nonce.as_str())
+        .timestamp(std::num::NonZeroU64::new(w.timestamp.as_secs()))
+        .version(true);
+    let list = oauth1_request::ParameterList::new(
+        params
+            .iter()
+            .map(|(n, v)| (n.as_str(), v as &dyn Display))
+            .collect::<Vec<_>>(),
+    );
+    builder.authorize(&w.case.method, uri, &list)
 }

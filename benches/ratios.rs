@@ -1,0 +1,251 @@
+//! The like-for-like ratios, measured in rounds: within each round every row of a workload is
+//! timed in turn (in an order that rotates from round to round) for about a millisecond, its
+//! time divided by the reference row's time in the same round, and the median of those
+//! ratios over the rounds reported, with the spread of the middle 80%. On a shared machine
+//! whose speed drifts by tens of percent from one second to the next, times taken in separate
+//! runs (or in criterion's rows, one after the other) compare badly; rows a millisecond apart
+//! see the same machine.
+//!
+//! The rows are `signing.rs`'s, the same work inside the timed loop, from the same inputs made
+//! outside it (each row says what it builds):
+//! - W1, W2p, W3 against `oauth1-request`'s header from the URL without its query and the
+//!   decoded pairs; and against the HMAC-SHA1 floor (the finished base string and the key,
+//!   keyed every time).
+//! - W5, verifying the W1 request (memory stores, a new nonce every time), against signing
+//!   the same request with a kept signer, with and without its header.
+//!
+//! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS]` (200 rounds unless told).
+
+#[allow(dead_code)] // the benchmarks share the workloads, and each uses part of them
+mod common;
+
+use std::fmt::Write;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use oauth1_server::{Clock, MemoryNonceStore, Verifier};
+use oauth1_signer::encode;
+use oauth1_signer::parts::Endpoint;
+use oauth1_signer::RequestParts;
+
+use common::{hmac_sha1, peer_authorization, Workload};
+
+/// One row: a name and one iteration of its work.
+struct Row<'a> {
+    name: &'static str,
+    run: Box<dyn FnMut() + 'a>,
+}
+
+impl<'a> Row<'a> {
+    fn new(name: &'static str, run: impl FnMut() + 'a) -> Self {
+        Row {
+            name,
+            run: Box::new(run),
+        }
+    }
+}
+
+/// How long a row runs in each round.
+const SLICE: Duration = Duration::from_millis(1);
+
+/// Times `rows` in `rounds` rounds and prints, for each, the median time of one iteration and
+/// the median ratio of its time to each of `references`' (indices into `rows`, with the names
+/// the ratios are shown as) in the same round, with the 10th and 90th percentiles of that
+/// ratio.
+fn measure(title: &str, rows: &mut [Row<'_>], references: &[(usize, &str)], rounds: usize) {
+    // Iterations per round: enough for about a slice, found once.
+    let iterations: Vec<u32> = rows
+        .iter_mut()
+        .map(|row| {
+            let mut n = 1u32;
+            loop {
+                let start = Instant::now();
+                for _ in 0..n {
+                    (row.run)();
+                }
+                let elapsed = start.elapsed();
+                if elapsed >= SLICE / 4 || n >= 1 << 20 {
+                    // n iterations took `elapsed`: as many as fit a slice.
+                    let per_slice = SLICE.as_nanos() * u128::from(n) / elapsed.as_nanos().max(1);
+                    return u32::try_from(per_slice).unwrap_or(u32::MAX).max(1);
+                }
+                n *= 2;
+            }
+        })
+        .collect();
+    let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); rows.len()];
+    for round in 0..rounds {
+        for k in 0..rows.len() {
+            let i = (k + round) % rows.len();
+            let row = &mut rows[i];
+            let start = Instant::now();
+            for _ in 0..iterations[i] {
+                (row.run)();
+            }
+            times[i].push(start.elapsed().as_secs_f64() / f64::from(iterations[i]));
+        }
+    }
+    println!(
+        "{title} ({rounds} rounds of about {} ms a row)",
+        SLICE.as_millis()
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let mut line = format!("  {:<58} {:>10}", row.name, shown(median(&times[i])));
+        for &(r, label) in references {
+            if r == i {
+                let _ = write!(line, "  {:<28}", "(reference)");
+                continue;
+            }
+            let ratios: Vec<f64> = (0..rounds).map(|k| times[i][k] / times[r][k]).collect();
+            let (low, mid, high) = spread(&ratios);
+            let _ = write!(line, "  {mid:>5.2}x {label:<8} [{low:.2}-{high:.2}]");
+        }
+        println!("{line}");
+    }
+}
+
+fn median(values: &[f64]) -> f64 {
+    spread(values).1
+}
+
+/// The 10th percentile, the median and the 90th percentile.
+fn spread(values: &[f64]) -> (f64, f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    // The value a `percent` of the way from the least to the greatest.
+    let at = |percent: usize| sorted[(sorted.len() - 1) * percent / 100];
+    (at(10), at(50), at(90))
+}
+
+fn shown(seconds: f64) -> String {
+    if seconds >= 1e-3 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else if seconds >= 1e-6 {
+        format!("{:.2} µs", seconds * 1e6)
+    } else {
+        format!("{:.0} ns", seconds * 1e9)
+    }
+}
+
+/// Signing rows of a workload, each checked to give the fixture's signature before it is timed.
+fn signing(w: &Workload, rounds: usize) {
+    let expected = format!(
+        "oauth_signature=\"{}\"",
+        encode::encode(w.signature.as_bytes())
+    );
+    let (uri, params) = w.peer_inputs();
+    let (base, query, form) = w.parts_inputs();
+    let signer = w.signer.clone();
+    let endpoint = Endpoint::new(&base).unwrap();
+    let reference = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
+    let base_string = reference.base_string().as_str().to_owned();
+    let key = w.signer.key().expose().to_vec();
+    let at_endpoint = || {
+        let parts = RequestParts::at(&w.case.method, &endpoint).unwrap();
+        w.header_signed_by(&signer, parts, &query, &form)
+    };
+    let from_url = || {
+        let parts = RequestParts::new(&w.case.method, &base).unwrap();
+        w.header_signed_by(&signer, parts, &query, &form)
+    };
+    let all_built = || w.header_from_parts(&base, &query, &form);
+    let peer = || peer_authorization(w, &uri, &params);
+    for (name, header) in [
+        ("at an endpoint", at_endpoint()),
+        ("from the URL", from_url()),
+        ("all built", all_built()),
+        ("the peer", peer()),
+    ] {
+        assert!(header.contains(&expected), "{}: {name}", w.name);
+    }
+    let mut rows = [
+        // Outside: the URL without its query and the decoded pairs, owned. Inside: the
+        // peer's credentials, builder and parameter list, the signature, the header.
+        Row::new("oauth1-request: header", || {
+            black_box(peer());
+        }),
+        // Outside: the finished base string and the key. Inside: keying the HMAC and
+        // hashing the base string.
+        Row::new("floor: HMAC-SHA1 of base string", || {
+            black_box(hmac_sha1(
+                black_box(&key),
+                black_box(base_string.as_bytes()),
+            ));
+        }),
+        // Outside: the signer and the endpoint (the URL read once). Inside: the request at
+        // the endpoint from the decoded pairs, the signature, the header.
+        Row::new(
+            "oauth1-signer: from parts, endpoint and signer kept",
+            || {
+                black_box(at_endpoint());
+            },
+        ),
+        // Outside: the signer. Inside: the request from the base URL and the decoded pairs,
+        // the signature, the header.
+        Row::new("oauth1-signer: from parts, signer kept", || {
+            black_box(from_url());
+        }),
+        // Inside: the signer too (which keys the HMAC), the request, the signature, the header.
+        Row::new("oauth1-signer: from parts, all built", || {
+            black_box(all_built());
+        }),
+    ];
+    measure(w.name, &mut rows, &[(0, "peer"), (1, "floor")], rounds);
+}
+
+/// A pool of W1 requests, each with its own nonce: the nonce store sees a new nonce every time.
+const POOL: usize = 4096;
+
+fn verifying(rounds: usize) {
+    let w = common::w1();
+    let headers = w.headers(POOL);
+    let credentials = w.credentials();
+    let request = w.request();
+    let fresh = || {
+        Verifier::new(&credentials, MemoryNonceStore::new()).with_clock(Clock::fixed(w.timestamp))
+    };
+    let mut verifier = fresh();
+    let mut next = 0;
+    let mut rows = [
+        // Outside: the signer and the parsed request. Inside: the signature.
+        Row::new("oauth1-signer: sign", || {
+            black_box(w.signer.sign(black_box(&request), &w.nonce, w.timestamp)).unwrap();
+        }),
+        // The same and the header.
+        Row::new("oauth1-signer: sign + header", || {
+            black_box(
+                w.signer
+                    .sign(black_box(&request), &w.nonce, w.timestamp)
+                    .unwrap()
+                    .authorization(),
+            );
+        }),
+        // Outside: the credential store, the parsed request, the signed headers. Inside: the
+        // verification (header parse, lookups, signature, nonce record); a new store, when the
+        // pool is used up, is made inside too, once per 4,096.
+        Row::new("oauth1-server: verify (memory stores)", || {
+            if next == POOL {
+                verifier = fresh();
+                next = 0;
+            }
+            verifier
+                .blocking()
+                .verify(black_box(&request), Some(&headers[next]))
+                .unwrap();
+            next += 1;
+        }),
+    ];
+    measure("W5", &mut rows, &[(0, "sign"), (1, "sign+hdr")], rounds);
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a number is the rounds.
+    let rounds = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(200);
+    for w in [common::w1(), common::w2p(), common::w3()] {
+        signing(&w, rounds);
+    }
+    verifying(rounds);
+}
