@@ -11,7 +11,7 @@
 //! kept; a new one past it replaces an arbitrary old one.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::fingerprint::{FingerprintKey, Fingerprinted};
 use oauth1_signer::sign::{KeyedMac, SignatureMethod, SigningKey};
@@ -25,7 +25,9 @@ pub const DEFAULT_MAC_CACHE: usize = 4096;
 pub(crate) struct MacCache {
     key: FingerprintKey,
     capacity: usize,
-    entries: Mutex<HashMap<u128, KeyedMac, Fingerprinted>>,
+    /// Shared with the requests that use them: a request takes one without copying (nor
+    /// wiping a copy of) its states.
+    entries: Mutex<HashMap<u128, Arc<KeyedMac>, Fingerprinted>>,
 }
 
 impl std::fmt::Debug for MacCache {
@@ -39,7 +41,7 @@ impl std::fmt::Debug for MacCache {
 /// An HMAC keyed for a request, whether it came from the cache, and the fingerprint that
 /// finds it there.
 pub(crate) struct Keyed {
-    pub(crate) mac: KeyedMac,
+    pub(crate) mac: Arc<KeyedMac>,
     pub(crate) cached: bool,
     slot: u128,
 }
@@ -93,7 +95,7 @@ impl MacCache {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             if let Some(mac) = entries.get(&slot) {
                 return Some(Keyed {
-                    mac: mac.clone(),
+                    mac: Arc::clone(mac),
                     cached: true,
                     slot,
                 });
@@ -104,7 +106,7 @@ impl MacCache {
         };
         let key = SigningKey::new(consumer_secret, token_secret);
         KeyedMac::new(method, key.expose()).map(|mac| Keyed {
-            mac,
+            mac: Arc::new(mac),
             cached: false,
             slot,
         })
