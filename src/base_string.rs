@@ -318,33 +318,15 @@ impl BaseString {
     /// are, a method with a reserved character such as `&` cannot split the base string.
     #[must_use]
     pub fn new(method: &str, uri: &BaseUri<'_>, params: &Normalized) -> Self {
-        let encoded_uri = uri.encoded;
-        let uri = uri.as_str().as_bytes();
         let mut out = encode::Writer::with_len(
             encode::encoded_len(method.as_bytes())
-                + encoded_uri.map_or_else(|| encode::encoded_len(uri), str::len)
+                + uri
+                    .encoded
+                    .map_or_else(|| encode::encoded_len(uri.as_str().as_bytes()), str::len)
                 + params.encoded_twice_len()
                 + 2,
         );
-        let mut upper = [0u8; 16];
-        match upper.get_mut(..method.len()) {
-            // The common case: a short method, encoded in one go.
-            Some(upper) => {
-                upper.copy_from_slice(method.as_bytes());
-                upper.make_ascii_uppercase();
-                out.once(upper);
-            }
-            None => out.once(method.to_ascii_uppercase().as_bytes()),
-        }
-        let method_end = out.len();
-        out.raw(b"&");
-        match encoded_uri {
-            Some(encoded) => out.raw(encoded.as_bytes()),
-            None => out.once(uri),
-        }
-        let uri_end = out.len();
-        out.raw(b"&");
-        params.write_twice(&mut out);
+        let (method_end, uri_end) = write(method, uri, params, &mut out);
         // Every byte is ASCII: each is an unreserved byte or part of an escape. Checked, so
         // that the text shown is always the bytes signed.
         BaseString {
@@ -352,6 +334,19 @@ impl BaseString {
             method_end,
             uri_end,
         }
+    }
+
+    /// The bytes [`BaseString::new`] would make of the same parts, handed to `sink` a few
+    /// hundred at a time, never built whole: what an HMAC reads.
+    pub(crate) fn stream(
+        method: &str,
+        uri: &BaseUri<'_>,
+        params: &Normalized,
+        sink: &mut dyn FnMut(&[u8]),
+    ) {
+        let mut out = encode::Chunks::new(sink);
+        write(method, uri, params, &mut out);
+        out.finish();
     }
 
     /// Assembles a base string from parts made some other way, as the diagnosis does to
@@ -424,6 +419,36 @@ impl BaseString {
 }
 
 /// The bytes as text, each byte that is not part of a UTF-8 character replaced.
+/// Writes the base string of the parts into `out`; returns where the method and the URI end.
+/// The method is uppercased (ASCII letters only) and percent-encoded.
+fn write(
+    method: &str,
+    uri: &BaseUri<'_>,
+    params: &Normalized,
+    out: &mut impl encode::Text,
+) -> (usize, usize) {
+    let mut upper = [0u8; 16];
+    match upper.get_mut(..method.len()) {
+        // The common case: a short method, encoded in one go.
+        Some(upper) => {
+            upper.copy_from_slice(method.as_bytes());
+            upper.make_ascii_uppercase();
+            out.once(upper);
+        }
+        None => out.once(method.to_ascii_uppercase().as_bytes()),
+    }
+    let method_end = out.len();
+    out.raw(b"&");
+    match uri.encoded {
+        Some(encoded) => out.raw(encoded.as_bytes()),
+        None => out.once(uri.as_str().as_bytes()),
+    }
+    let uri_end = out.len();
+    out.raw(b"&");
+    params.write_twice(out);
+    (method_end, uri_end)
+}
+
 fn into_text(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -591,6 +616,47 @@ mod tests {
             err.to_string(),
             "unsupported URL scheme \"ftp\": only http and https requests can be signed"
         );
+    }
+
+    /// The streamed base string is the built one, byte for byte, whatever the lengths of
+    /// its pieces around the stream's buffer (values to escape or not, of every length up to
+    /// several buffers, an encoded URI given or not).
+    #[test]
+    fn the_streamed_base_string_is_the_built_one() {
+        let url = Url::parse("https://api.example.com/a%20b/c:d").unwrap();
+        let uri = BaseUri::new(&url).unwrap();
+        let encoded = crate::encode::encode(uri.as_str().as_bytes()).to_string();
+        let given = BaseUri::normalized_and_encoded(uri.as_str(), &encoded);
+        let alphabets: [&[u8]; 3] = [b"abcXYZ019-._~", b"a b&c=d%e+\xc3\xa9/", b"%%%   &&&"];
+        let mut checked = 0;
+        for alphabet in alphabets {
+            for len in (0..70).chain([200, 511, 512, 513, 700, 1500, 3000]) {
+                let value: Vec<u8> = (0..len)
+                    .map(|i| alphabet[(i * 7) % alphabet.len()])
+                    .collect();
+                let mut params = Parameters::new();
+                params.push(Source::Query, b"q", &value);
+                params.push(Source::FormBody, &value[..len / 3], b"x");
+                params.push(Source::Protocol, b"oauth_nonce", b"n");
+                let params = params.normalize();
+                for (method, uri) in [("get", &uri), ("M-SEARCH", &given)] {
+                    let built = BaseString::new(method, uri, &params);
+                    let mut streamed = Vec::new();
+                    let mut pieces = 0;
+                    BaseString::stream(method, uri, &params, &mut |piece| {
+                        streamed.extend_from_slice(piece);
+                        pieces += 1;
+                    });
+                    assert_eq!(streamed, built.as_bytes(), "{len} {alphabet:?}");
+                    assert!(
+                        pieces <= streamed.len().div_ceil(256).max(1),
+                        "{pieces} pieces"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 77 * 2);
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::base_string::{plain_url, BaseUri};
 use crate::encode::encode;
 use crate::error::Error;
 use crate::params::{Parameter, Parameters, Source};
-use crate::target::{check_authority, check_method, check_url_path, FORM};
+use crate::target::{check_authority, check_method, check_url_path, kept_method, FORM};
 
 /// A request given by its parts, to sign with
 /// [`Signer::sign_parts`](crate::Signer::sign_parts).
@@ -171,13 +171,7 @@ impl RequestParts {
 
     fn with_base(method: &str, base: Base, params: Parameters) -> Self {
         RequestParts {
-            method: match ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-                .into_iter()
-                .find(|known| *known == method)
-            {
-                Some(known) => Cow::Borrowed(known),
-                None => Cow::Owned(method.to_owned()),
-            },
+            method: kept_method(method),
             base,
             params,
             form: false,

@@ -13,6 +13,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::fmt;
 use std::sync::OnceLock;
 
 use url::Url;
@@ -27,7 +28,7 @@ use crate::params::{Normalized, Parameters, Source};
 use crate::parts::RequestParts;
 use crate::secret::Secret;
 use crate::sign::{self, KeyedMac, PrivateKey, Signature, SignatureMethod, SigningKey};
-use crate::target::{check_authority, check_method, check_url_path, is_form, FORM};
+use crate::target::{check_authority, check_method, check_url_path, is_form, kept_method, FORM};
 
 /// The HTTP request to sign: method, URL (query included), and body; plus the protocol
 /// parameters that belong to one step of the three-legged flow (`oauth_callback`,
@@ -450,19 +451,28 @@ impl Signer {
             .as_ref()
     }
 
-    /// Normalizes the collected parameters, builds the base string and signs it.
+    /// Normalizes the collected parameters and signs their base string: an HMAC hashes it as
+    /// it is written, and it is built only if asked for; the other methods build it.
     fn finish(&self, method: &str, uri: &BaseUri<'_>, params: Parameters) -> Result<Signed, Error> {
         let params = params.normalize();
-        let base_string = BaseString::new(method, uri, &params);
-        let signature = sign::sign_keyed(
-            self.method,
-            || self.key(),
-            self.keyed_mac(),
-            self.private_key.as_ref(),
-            base_string.as_bytes(),
-        )?;
+        let (signature, base_string) = if let Some(mac) = self.keyed_mac() {
+            let digest = mac.digest_base_string(method, uri, &params);
+            (sign::hmac_signature(self.method, &digest)?, OnceLock::new())
+        } else {
+            let base_string = BaseString::new(method, uri, &params);
+            let signature = sign::sign_keyed(
+                self.method,
+                || self.key(),
+                None,
+                self.private_key.as_ref(),
+                base_string.as_bytes(),
+            )?;
+            (signature, OnceLock::from(base_string))
+        };
         Ok(Signed {
             params,
+            method: kept_method(method),
+            uri: uri.as_str().to_owned(),
             base_string,
             signature,
             realm: self.realm.clone(),
@@ -523,12 +533,30 @@ impl Signer {
 }
 
 /// A signed request: every stage of the signature, and the ways to send it.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Signed {
     params: Normalized,
-    base_string: BaseString,
+    /// The method and the base string URI, from which with `params` the base string is
+    /// made when asked for.
+    method: Cow<'static, str>,
+    uri: String,
+    /// Made when first asked for, unless the signature needed it whole (RSA, PLAINTEXT).
+    base_string: OnceLock<BaseString>,
     signature: Signature,
     realm: Option<Realm>,
+}
+
+/// The parameters, the base string (made now if it was not), the signature and the realm;
+/// the method and URI are in the base string.
+impl fmt::Debug for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Signed")
+            .field("params", &self.params)
+            .field("base_string", self.base_string())
+            .field("signature", &self.signature)
+            .field("realm", &self.realm)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Signed {
@@ -542,7 +570,9 @@ impl Signed {
     /// The signature base string (§3.4.1.1).
     #[must_use]
     pub fn base_string(&self) -> &BaseString {
-        &self.base_string
+        self.base_string.get_or_init(|| {
+            BaseString::new(&self.method, &BaseUri::normalized(&self.uri), &self.params)
+        })
     }
 
     /// The signature (§3.4.2–§3.4.4), before percent-encoding.

@@ -26,8 +26,10 @@ use sha2::{Digest, Sha256, Sha512};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
+use crate::base_string::{BaseString, BaseUri};
 use crate::encode;
 use crate::error::Error;
+use crate::params::Normalized;
 use crate::secret::Secret;
 
 pub use crate::method::SignatureMethod;
@@ -418,18 +420,57 @@ impl KeyedMac {
     /// The MAC of `data`: 20, 32 or 64 bytes.
     #[must_use]
     pub fn digest(&self, data: &[u8]) -> MacDigest {
-        fn run<M: Mac + Clone>(keyed: &M, data: &[u8], out: &mut [u8; MAX_DIGEST]) -> usize {
+        self.digest_of(|update| update(data))
+    }
+
+    /// The MAC of the signature base string of `method`, `uri` and `params`, which is hashed
+    /// as it is written, a few hundred bytes at a time, without being built: the same bytes
+    /// as [`BaseString::new`] makes of them.
+    ///
+    /// ```
+    /// use oauth1_signer::base_string::{BaseString, BaseUri};
+    /// use oauth1_signer::params::{Parameters, Source};
+    /// use oauth1_signer::sign::KeyedMac;
+    /// use oauth1_signer::SignatureMethod;
+    ///
+    /// let url = url::Url::parse("http://example.com/r%20v/X?id=123").unwrap();
+    /// let uri = BaseUri::new(&url)?;
+    /// let mut params = Parameters::new();
+    /// params.push(Source::Query, b"id", b"123");
+    /// let params = params.normalize();
+    /// let mac = KeyedMac::new(SignatureMethod::HmacSha1, b"key&").unwrap();
+    /// let base = BaseString::new("GET", &uri, &params);
+    /// assert_eq!(*mac.digest_base_string("GET", &uri, &params), *mac.digest(base.as_bytes()));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    #[must_use]
+    pub fn digest_base_string(
+        &self,
+        method: &str,
+        uri: &BaseUri<'_>,
+        params: &Normalized,
+    ) -> MacDigest {
+        self.digest_of(|update| BaseString::stream(method, uri, params, update))
+    }
+
+    /// The MAC of the bytes `write` hands to the function it is given.
+    fn digest_of(&self, write: impl FnOnce(&mut dyn FnMut(&[u8]))) -> MacDigest {
+        fn run<M: Mac + Clone>(
+            keyed: &M,
+            write: impl FnOnce(&mut dyn FnMut(&[u8])),
+            out: &mut [u8; MAX_DIGEST],
+        ) -> usize {
             let mut mac = keyed.clone();
-            mac.update(data);
+            write(&mut |bytes| mac.update(bytes));
             let tag = mac.finalize().into_bytes();
             out[..tag.len()].copy_from_slice(&tag);
             tag.len()
         }
         let mut bytes = [0u8; MAX_DIGEST];
         let len = match &self.0 {
-            Keyed::Sha1(keyed) => run(keyed, data, &mut bytes),
-            Keyed::Sha256(keyed) => run(keyed, data, &mut bytes),
-            Keyed::Sha512(keyed) => run(keyed, data, &mut bytes),
+            Keyed::Sha1(keyed) => run(keyed, write, &mut bytes),
+            Keyed::Sha256(keyed) => run(keyed, write, &mut bytes),
+            Keyed::Sha512(keyed) => run(keyed, write, &mut bytes),
         };
         MacDigest { bytes, len }
     }
@@ -480,14 +521,7 @@ pub(crate) fn sign_keyed<'k>(
             let mac = mac.ok_or_else(|| Error::Signing {
                 reason: format!("{method} has no keyed HMAC"),
             })?;
-            let digest = mac.digest(base_string);
-            let mut text = [0u8; INLINE];
-            let len = BASE64
-                .encode_slice(&*digest, &mut text)
-                .map_err(|e| Error::Signing {
-                    reason: format!("base64 ({e})"),
-                })?;
-            Value::Inline(Zeroizing::new(text), len)
+            return hmac_signature(method, &mac.digest(base_string));
         }
         // §3.4.4: the key, which is ASCII (percent-encoded secrets and `&`).
         SignatureMethod::Plaintext => Value::Heap(Zeroizing::new(
@@ -499,6 +533,23 @@ pub(crate) fn sign_keyed<'k>(
         }
     };
     Ok(Signature { method, value })
+}
+
+/// The signature of an HMAC `method` whose digest is `digest`: its base64, kept inline.
+pub(crate) fn hmac_signature(
+    method: SignatureMethod,
+    digest: &MacDigest,
+) -> Result<Signature, Error> {
+    let mut text = [0u8; INLINE];
+    let len = BASE64
+        .encode_slice(&**digest, &mut text)
+        .map_err(|e| Error::Signing {
+            reason: format!("base64 ({e})"),
+        })?;
+    Ok(Signature {
+        method,
+        value: Value::Inline(Zeroizing::new(text), len),
+    })
 }
 
 /// The HMAC digest of `data` with `key`, for an HMAC `method`.

@@ -30,6 +30,7 @@ use crate::grammar::is_tchar;
 use crate::path::after_slashes;
 pub(crate) use crate::path::check_segments;
 pub use crate::path::{check_received, parsed_path, path_of, AmbiguousPath};
+use std::borrow::Cow;
 
 /// The `Content-Type` whose body's parameters are signed.
 pub const FORM: &str = "application/x-www-form-urlencoded";
@@ -40,6 +41,17 @@ pub const FORM: &str = "application/x-www-form-urlencoded";
 pub fn is_form(content_type: &str) -> bool {
     let essence = content_type.split(';').next().unwrap_or("").trim();
     essence.eq_ignore_ascii_case(FORM)
+}
+
+/// The request method kept without a copy when it is one of the common ones.
+pub(crate) fn kept_method(method: &str) -> Cow<'static, str> {
+    match ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+        .into_iter()
+        .find(|known| *known == method)
+    {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(method.to_owned()),
+    }
 }
 
 /// A method is an RFC 9110 token.

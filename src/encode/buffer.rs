@@ -1,7 +1,8 @@
 //! The buffers that encodings are written into: a [`Writer`] made with room for its final
-//! length up front (the base string's, the header's), the stack [`Scratch`] that encoding
-//! twice goes through, and [`Counted`] bytes, whose escapes are counted once for both the
-//! length and the encoding. They use the kernels (`kernels.rs`) to encode.
+//! length up front (the base string's, the header's); [`Chunks`], which hands what is written
+//! on a bufferful at a time (the base string streamed into an HMAC); the stack [`Scratch`]
+//! that encoding twice goes through; and [`Counted`] bytes, whose escapes are counted once for
+//! both the length and the encoding. They use the kernels (`kernels.rs`) to encode.
 
 use super::kernels::{
     clean_blocks, encode_pieces, escaped_count, short_and_clean, write_entries, BUFFER,
@@ -130,5 +131,117 @@ impl Writer {
     /// The text written.
     pub(crate) fn finish(self) -> Vec<u8> {
         self.buf
+    }
+}
+
+/// What the base string is written into: a [`Writer`] (to keep it) or [`Chunks`] (to stream
+/// it), by the same code.
+pub(crate) trait Text {
+    /// Writes `bytes` as they are.
+    fn raw(&mut self, bytes: &[u8]);
+    /// Writes `enc(bytes)`.
+    fn once(&mut self, bytes: &[u8]);
+    /// Writes `enc(enc(bytes))` through `scratch`.
+    fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch);
+    /// The number of bytes written.
+    fn len(&self) -> usize;
+}
+
+impl Text for Writer {
+    fn raw(&mut self, bytes: &[u8]) {
+        Writer::raw(self, bytes);
+    }
+
+    fn once(&mut self, bytes: &[u8]) {
+        Writer::once(self, bytes);
+    }
+
+    fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch) {
+        Writer::twice(self, bytes, scratch);
+    }
+
+    fn len(&self) -> usize {
+        Writer::len(self)
+    }
+}
+
+/// Writes text and encodings into a buffer on the stack, handed to `sink` whenever it is full
+/// and at the end: the base string streamed into an HMAC, never built whole. Not for secrets
+/// (the buffer is not wiped).
+pub(crate) struct Chunks<'s> {
+    buf: [u8; CHUNK],
+    /// The bytes in `buf`.
+    held: usize,
+    /// The bytes handed on.
+    sent: usize,
+    sink: &'s mut dyn FnMut(&[u8]),
+}
+
+/// The bytes [`Chunks`] holds before handing them on: eight hash blocks.
+const CHUNK: usize = 512;
+
+impl<'s> Chunks<'s> {
+    pub(crate) fn new(sink: &'s mut dyn FnMut(&[u8])) -> Self {
+        Chunks {
+            buf: [0; CHUNK],
+            held: 0,
+            sent: 0,
+            sink,
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.held > 0 {
+            (self.sink)(&self.buf[..self.held]);
+            self.sent += self.held;
+            self.held = 0;
+        }
+    }
+
+    /// Hands on what is held.
+    pub(crate) fn finish(mut self) {
+        self.flush();
+    }
+}
+
+impl Text for Chunks<'_> {
+    fn raw(&mut self, bytes: &[u8]) {
+        let end = self.held + bytes.len();
+        if let Some(room) = self.buf.get_mut(self.held..end) {
+            room.copy_from_slice(bytes);
+            self.held = end;
+            return;
+        }
+        self.flush();
+        if let Some(room) = self.buf.get_mut(..bytes.len()) {
+            room.copy_from_slice(bytes);
+            self.held = bytes.len();
+        } else {
+            // Longer than the buffer: handed on as it is.
+            (self.sink)(bytes);
+            self.sent += bytes.len();
+        }
+    }
+
+    fn once(&mut self, bytes: &[u8]) {
+        if short_and_clean(bytes) {
+            self.raw(bytes);
+        } else {
+            let _ = encode_pieces::<4, ()>(bytes, &ONCE, &mut [0; BUFFER], |piece| {
+                self.raw(piece);
+                Ok(())
+            });
+        }
+    }
+
+    fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch) {
+        let _ = encode_pieces::<8, ()>(bytes, &TWICE, &mut scratch.0, |piece| {
+            self.raw(piece);
+            Ok(())
+        });
+    }
+
+    fn len(&self) -> usize {
+        self.sent + self.held
     }
 }

@@ -496,7 +496,7 @@ impl Normalized {
 
     /// Writes the normalized parameter string, percent-encoded once more, as the third part of
     /// the base string (§3.4.1.1) needs it.
-    pub(crate) fn write_twice(&self, out: &mut encode::Writer) {
+    pub(crate) fn write_twice(&self, out: &mut impl encode::Text) {
         // Made (zeroed) only when a name or value needs escapes.
         let mut scratch = None;
         for (i, e) in self.0.entries.iter().enumerate() {

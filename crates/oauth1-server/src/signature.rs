@@ -9,6 +9,8 @@ use crate::error::VerifyError;
 use crate::macs::MacCache;
 use crate::policy::BodyHashDigest;
 use crate::store::{ConsumerCredential, CredentialStore, TokenCredential};
+use oauth1_signer::base_string::{BaseString, BaseUri};
+use oauth1_signer::params::Normalized;
 use oauth1_signer::sign::{self, SignatureMethod, SigningKey};
 use oauth1_signer::Secret;
 
@@ -24,7 +26,7 @@ pub(crate) async fn check_signature(
     method: SignatureMethod,
     consumer_key: &str,
     token: Option<&str>,
-    base_string: &[u8],
+    base: &Base<'_>,
     signature: &[u8],
 ) -> Result<(bool, Option<TokenCredential>, Option<ConsumerCredential>), VerifyError> {
     let consumer = credentials.consumer(consumer_key).await?;
@@ -38,8 +40,9 @@ pub(crate) async fn check_signature(
         Some(_) => held.as_ref().map(TokenCredential::secret),
     };
     if method.is_rsa() {
-        let authentic =
-            check_rsa(method, consumer.as_ref(), base_string, signature) && token_secret.is_some();
+        let base_string = base.build();
+        let authentic = check_rsa(method, consumer.as_ref(), base_string.as_bytes(), signature)
+            && token_secret.is_some();
         return Ok((authentic, held, consumer));
     }
     let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
@@ -59,7 +62,10 @@ pub(crate) async fn check_signature(
         .ok_or_else(|| VerifyError::Signing {
             detail: format!("{method} is not an HMAC method"),
         })?;
-    let expected = keyed.mac.digest(base_string);
+    // Hashed as it is written: the base string is built only for a bad signature's error.
+    let expected = keyed
+        .mac
+        .digest_base_string(base.method, base.uri, base.params);
     // Strict base64: canonical padding, no trailing bits; anything else cannot match, nor
     // can anything longer than the longest digest (64 bytes in 88 characters).
     let mut sent = [0u8; 66];
@@ -71,6 +77,20 @@ pub(crate) async fn check_signature(
         macs.keep(keyed);
     }
     Ok((authentic, held, consumer))
+}
+
+/// What a received request's signature base string is made of.
+pub(crate) struct Base<'a> {
+    pub(crate) method: &'a str,
+    pub(crate) uri: &'a BaseUri<'a>,
+    pub(crate) params: &'a Normalized,
+}
+
+impl Base<'_> {
+    /// The base string, built.
+    pub(crate) fn build(&self) -> BaseString {
+        BaseString::new(self.method, self.uri, self.params)
+    }
 }
 
 /// Checks `oauth_body_hash` (`sent`) against the body, with the digests the policy takes.

@@ -9,9 +9,9 @@ use crate::macs::{MacCache, DEFAULT_MAC_CACHE};
 use crate::policy::Policy;
 pub(crate) use crate::protocol::Expect;
 use crate::protocol::{find_protocol, ProtocolSpans};
-use crate::signature::{check_body_hash, check_signature};
+use crate::signature::{check_body_hash, check_signature, Base};
 use crate::store::{ConsumerCredential, CredentialStore, NonceKey, NonceStore, TokenCredential};
-use oauth1_signer::base_string::{BaseString, BaseUri};
+use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::params::{Normalized, Parameters, Span};
 use oauth1_signer::received;
 use oauth1_signer::request::Request;
@@ -255,7 +255,11 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let params = params.normalize();
         expect.check_parameters(token.is_some(), &params)?;
         let base_uri = BaseUri::new(request.url()).map_err(VerifyError::malformed_by)?;
-        let base_string = BaseString::new(request.method(), &base_uri, &params);
+        let base = Base {
+            method: request.method(),
+            uri: &base_uri,
+            params: &params,
+        };
         let signature = protocol
             .signature
             .as_ref()
@@ -266,7 +270,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             method,
             &consumer_key,
             token.as_deref(),
-            base_string.as_bytes(),
+            &base,
             signature,
         )
         .await?;
@@ -294,7 +298,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 None => None,
             };
             return Err(VerifyError::BadSignature {
-                base_string: base_string.into_string(),
+                base_string: base.build().into_string(),
                 diagnosis,
             });
         }
