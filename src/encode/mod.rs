@@ -248,10 +248,17 @@ pub(crate) fn sort_key(bytes: &[u8]) -> u64 {
 /// [`sort_key`] of bytes known to be all unreserved, which are their own encoding: their
 /// first 8 bytes, zeros after fewer.
 pub(crate) fn sort_key_of_clean(bytes: &[u8]) -> u64 {
-    let mut head = [0u8; 8];
-    let n = bytes.len().min(8);
-    head[..n].copy_from_slice(&bytes[..n]);
-    u64::from_be_bytes(head)
+    if let Some(head) = bytes.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
+    // A shorter name shifted in a byte at a time: copied to the stack and read back as one
+    // word, it would stall the read behind the copy's narrower writes.
+    let shift = 8 * (8 - u32::try_from(bytes.len()).unwrap_or(8));
+    bytes
+        .iter()
+        .fold(0u64, |key, &b| (key << 8) | u64::from(b))
+        .checked_shl(shift)
+        .unwrap_or(0)
 }
 
 /// The length of `enc(enc(bytes))`.
