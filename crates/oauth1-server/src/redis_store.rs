@@ -3,7 +3,7 @@
 //! without a runtime.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -253,6 +253,8 @@ struct Batch {
 struct Pending {
     key: String,
     seconds: u64,
+    /// When the request must have its answer: the store's timeout after it asked.
+    deadline: Instant,
     answer: oneshot::Sender<Result<bool, StoreError>>,
 }
 
@@ -274,20 +276,17 @@ impl Batch {
             Pending {
                 key,
                 seconds,
+                deadline: Instant::now() + redis.timeout,
                 answer,
             },
         )?;
-        match tokio::time::timeout(redis.timeout, answered).await {
-            Ok(Ok(result)) => result,
-            // The task stopped with its runtime before it answered.
-            Ok(Err(_)) => Err(StoreError::new(
+        // The task answers every request by its deadline (one timer a pipeline, not one a
+        // request), or drops its answer when it stops.
+        answered.await.unwrap_or_else(|_| {
+            Err(StoreError::new(
                 "the Redis nonce store's task stopped before it answered",
-            )),
-            Err(_) => Err(StoreError::new(format!(
-                "Redis did not answer within {} ms",
-                redis.timeout.as_millis()
-            ))),
-        }
+            ))
+        })
     }
 
     /// Queues `pending` for the task, started first if there is none running.
@@ -324,13 +323,28 @@ impl Batch {
 }
 
 /// The task of a [`Batch`]: takes every nonce queued (up to [`MOST_IN_PIPELINE`]), sends them
-/// as one pipeline within the timeout, answers each, and again, until every store has gone.
+/// as one pipeline that must be answered by the earliest of their deadlines, answers each,
+/// and again, until every store has gone. A request whose deadline passed while it waited is
+/// answered with the timeout's error, unsent.
 async fn run_pipelines<C: ConnectionLike + Clone + Send + Sync>(
     redis: Commands<C>,
     mut queue: mpsc::UnboundedReceiver<Pending>,
 ) {
+    let timed_out = || {
+        StoreError::new(format!(
+            "Redis did not answer within {} ms",
+            redis.timeout.as_millis()
+        ))
+    };
     let mut batch = Vec::with_capacity(MOST_IN_PIPELINE);
     while queue.recv_many(&mut batch, MOST_IN_PIPELINE).await > 0 {
+        let now = Instant::now();
+        for late in batch.extract_if(.., |pending| pending.deadline <= now) {
+            let _ = late.answer.send(Err(timed_out()));
+        }
+        let Some(deadline) = batch.iter().map(|pending| pending.deadline).min() else {
+            continue;
+        };
         let mut pipeline = redis::pipe();
         for pending in &batch {
             pipeline
@@ -342,19 +356,14 @@ async fn run_pipelines<C: ConnectionLike + Clone + Send + Sync>(
                 .arg(pending.seconds);
         }
         let mut connection = redis.connection.clone();
-        let replies: Result<Vec<Option<String>>, StoreError> = match tokio::time::timeout(
-            redis.timeout,
-            pipeline.query_async(&mut connection),
-        )
-        .await
-        {
-            Ok(Ok(replies)) => Ok(replies),
-            Ok(Err(e)) => Err(StoreError::new(e)),
-            Err(_) => Err(StoreError::new(format!(
-                "Redis did not answer within {} ms",
-                redis.timeout.as_millis()
-            ))),
-        };
+        let replies: Result<Vec<Option<String>>, StoreError> =
+            match tokio::time::timeout_at(deadline.into(), pipeline.query_async(&mut connection))
+                .await
+            {
+                Ok(Ok(replies)) => Ok(replies),
+                Ok(Err(e)) => Err(StoreError::new(e)),
+                Err(_) => Err(timed_out()),
+            };
         match replies {
             Ok(replies) if replies.len() == batch.len() => {
                 for (pending, reply) in batch.drain(..).zip(replies) {
