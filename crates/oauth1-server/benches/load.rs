@@ -9,6 +9,8 @@
 //! - `plain`: axum without the layer, the floor (the clients sign all the same);
 //! - `memory`: `VerifyLayer` with the memory nonce store;
 //! - `redis`: `VerifyLayer` with `RedisNonceStore`;
+//! - `rounds`: plain, memory and Redis servers side by side, loaded in turn a quarter of a
+//!   second each, round after round: each one's rate against plain's in the same round;
 //! - `two-instances`: two servers sharing one Redis, every signed request sent to both at once:
 //!   exactly one must accept it;
 //! - `redis-outage`: `redis`, with Redis stopped for 2 seconds in the middle and started
@@ -210,13 +212,28 @@ struct Answer {
 /// Sends signed GETs to every origin at once, from `connections` tasks, for `seconds`.
 /// Returns, per request, the answers of each origin.
 async fn load(origins: &[String], connections: usize, seconds: u64) -> Vec<Vec<Answer>> {
-    let client = reqwest::Client::builder()
+    let client = client(connections);
+    load_for(&client, origins, connections, Duration::from_secs(seconds)).await
+}
+
+/// A client keeping up to `connections` connections to each origin.
+fn client(connections: usize) -> reqwest::Client {
+    reqwest::Client::builder()
         .pool_max_idle_per_host(connections)
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+/// [`load`] with `client`, for `duration`.
+async fn load_for(
+    client: &reqwest::Client,
+    origins: &[String],
+    connections: usize,
+    duration: Duration,
+) -> Vec<Vec<Answer>> {
     let signer = Signer::new(Consumer::new(CK, CS)).with_token(Token::new(TK, TS));
     let start = Instant::now();
-    let deadline = start + Duration::from_secs(seconds);
+    let deadline = start + duration;
     let results = Arc::new(Mutex::new(Vec::new()));
     let tasks: Vec<_> = (0..connections)
         .map(|_| {
@@ -333,6 +350,71 @@ fn report(
         }
     }
     first
+}
+
+/// How long each server is loaded in a round of [`rounds`].
+const ROUND_SLICE: Duration = Duration::from_millis(1000);
+
+/// Plain, memory and Redis servers (`origins`, in that order), served side by side and loaded
+/// in turn, a quarter of a second each, round after round, the order rotating: each round's
+/// rates of the memory and Redis servers are taken against plain's in the same round, which
+/// saw the same machine. On a shared machine whose speed drifts from one second to the next,
+/// rates measured seconds apart (the scenarios above) compare badly. Prints the median share
+/// of plain's rate over the rounds, with the lowest and the highest.
+async fn rounds(
+    origins: &[String; 3],
+    connections: usize,
+    seconds: u64,
+    failures: &mut Vec<String>,
+) {
+    let client = client(connections);
+    // Connections opened and warm before anything is counted.
+    for origin in origins {
+        load_for(
+            &client,
+            std::slice::from_ref(origin),
+            connections,
+            ROUND_SLICE,
+        )
+        .await;
+    }
+    let count = usize::try_from(seconds.max(3)).unwrap_or(usize::MAX);
+    let mut rates = vec![[0f64; 3]; count];
+    for (round, rate) in rates.iter_mut().enumerate() {
+        for k in 0..3 {
+            let i = (k + round) % 3;
+            let answers = load_for(
+                &client,
+                std::slice::from_ref(&origins[i]),
+                connections,
+                ROUND_SLICE,
+            )
+            .await;
+            if answers.iter().any(|a| a[0].status != 200) {
+                failures.push(format!("rounds: a fresh request was refused by server {i}"));
+            }
+            rate[i] = answers.len() as f64 / ROUND_SLICE.as_secs_f64();
+        }
+    }
+    let share = |i: usize| {
+        let mut shares: Vec<f64> = rates.iter().map(|r| 100.0 * r[i] / r[0]).collect();
+        shares.sort_by(f64::total_cmp);
+        let median = shares[shares.len() / 2];
+        format!(
+            "{median:.0}% of plain (lowest {:.0}%, highest {:.0}%)",
+            shares[0],
+            shares[shares.len() - 1]
+        )
+    };
+    let mut plain: Vec<f64> = rates.iter().map(|r| r[0]).collect();
+    plain.sort_by(f64::total_cmp);
+    println!(
+        "rounds         {count} rounds of {} ms a server; plain's median {:.0} req/s",
+        ROUND_SLICE.as_millis(),
+        plain[count / 2]
+    );
+    println!("    memory {}", share(1));
+    println!("    redis  {}", share(2));
 }
 
 /// Every signed request sent to both instances at once: exactly one may accept it.
@@ -453,7 +535,7 @@ fn main() {
             }
         }
 
-        if !["redis", "two-instances", "redis-outage"]
+        if !["redis", "rounds", "two-instances", "redis-outage"]
             .into_iter()
             .any(run)
         {
@@ -468,6 +550,15 @@ fn main() {
             if first.iter().any(|a| a.status != 200) {
                 failures.push("redis: a fresh request was refused".to_owned());
             }
+        }
+
+        if run("rounds") {
+            let origins = [
+                serve(&server, Nonces::None),
+                serve(&server, Nonces::Memory),
+                serve(&server, Nonces::Redis(redis.url())),
+            ];
+            rounds(&origins, connections, seconds, &mut failures).await;
         }
 
         if run("two-instances") {

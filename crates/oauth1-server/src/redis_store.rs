@@ -356,7 +356,7 @@ async fn run_pipelines<C: ConnectionLike + Clone + Send + Sync>(
                 .arg(pending.seconds);
         }
         let mut connection = redis.connection.clone();
-        let replies: Result<Vec<Option<String>>, StoreError> =
+        let replies: Result<Vec<redis::Value>, StoreError> =
             match tokio::time::timeout_at(deadline.into(), pipeline.query_async(&mut connection))
                 .await
             {
@@ -367,7 +367,7 @@ async fn run_pipelines<C: ConnectionLike + Clone + Send + Sync>(
         match replies {
             Ok(replies) if replies.len() == batch.len() => {
                 for (pending, reply) in batch.drain(..).zip(replies) {
-                    let _ = pending.answer.send(recorded(reply.as_deref()));
+                    let _ = pending.answer.send(recorded_value(&reply));
                 }
             }
             Ok(replies) => {
@@ -408,6 +408,19 @@ fn set_nx(prefix: &str, nonce: &NonceKey<'_>, now: Timestamp, expires_at: Timest
     let mut command = redis::cmd("SET");
     command.arg(key).arg(1).arg("NX").arg("EX").arg(seconds);
     command
+}
+
+/// What `SET … NX` answered, read without making a string of it: `OK` for a new key, nil for
+/// one already there.
+fn recorded_value(reply: &redis::Value) -> Result<bool, StoreError> {
+    match reply {
+        redis::Value::Okay => Ok(true),
+        redis::Value::SimpleString(ok) if ok == "OK" => Ok(true),
+        redis::Value::Nil => Ok(false),
+        other => Err(StoreError::new(format!(
+            "Redis answered SET … NX with {other:?}"
+        ))),
+    }
 }
 
 /// What `SET … NX` answered: `OK` for a new key, nil for one already there.
