@@ -60,14 +60,15 @@ enum Base {
 #[derive(Clone)]
 struct ReadBase {
     /// The URL to send, as the URL parser writes it.
-    url: String,
+    url: Arc<str>,
     /// The base string URI, when it is not `url` (`url` holds user information).
-    base_uri: Option<String>,
+    base_uri: Option<Arc<str>>,
 }
 
 impl ReadBase {
-    fn base_uri(&self) -> &str {
-        self.base_uri.as_deref().unwrap_or(&self.url)
+    /// The base string URI, shared: a signed request keeps it without a copy.
+    fn base_uri(&self) -> &Arc<str> {
+        self.base_uri.as_ref().unwrap_or(&self.url)
     }
 }
 
@@ -297,6 +298,14 @@ impl RequestParts {
         }
     }
 
+    /// The base string URI, shared, for a signed request to keep.
+    pub(crate) fn shared_base_uri(&self) -> Arc<str> {
+        match &self.base {
+            Base::Own(base) => Arc::clone(base.base_uri()),
+            Base::Endpoint(endpoint) => Arc::clone(endpoint.0.base.base_uri()),
+        }
+    }
+
     /// The query's and the form body's parameters, in the order given.
     #[must_use]
     pub fn parameters(&self) -> impl ExactSizeIterator<Item = Parameter<'_>> + Clone + '_ {
@@ -370,7 +379,7 @@ fn read_url(url: &str) -> Result<(ReadBase, Parameters), Error> {
     let (base, query) = match plain_url(url) {
         Some((base, query)) => (
             ReadBase {
-                url: base.into_owned(),
+                url: Arc::from(&*base),
                 base_uri: None,
             },
             query.map(Cow::Borrowed),
@@ -401,8 +410,14 @@ fn parsed(url: &str) -> Result<(ReadBase, Option<Cow<'static, str>>), Error> {
     parsed.set_fragment(None);
     let base_uri = BaseUri::new(&parsed)?.as_str().to_owned();
     let url = String::from(parsed);
-    let base_uri = (base_uri != url).then_some(base_uri);
-    Ok((ReadBase { url, base_uri }, query))
+    let base_uri = (base_uri != url).then(|| Arc::from(base_uri));
+    Ok((
+        ReadBase {
+            url: Arc::from(url),
+            base_uri,
+        },
+        query,
+    ))
 }
 
 /// `name=value`, each percent-encoded.

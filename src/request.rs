@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use url::Url;
 
@@ -360,7 +360,7 @@ impl Signer {
             body_hash.as_deref(),
         );
         let params = collect::collect_all(request.sources(), &protocol)?;
-        self.finish(request.method, &BaseUri::new(request.url())?, params)
+        self.finish(request.method, &BaseUri::new(request.url())?, None, params)
     }
 
     /// Signs a request given by its parts (decoded query and form parameters), with the
@@ -419,7 +419,8 @@ impl Signer {
             body_hash.as_deref(),
         );
         let params = collect::collect_from(request.params(), &protocol)?;
-        self.finish(request.method(), &request.base_uri(), params)
+        let shared = request.shared_base_uri();
+        self.finish(request.method(), &request.base_uri(), Some(shared), params)
     }
 
     /// A token secret without a token is a mistake, not an empty token.
@@ -453,7 +454,16 @@ impl Signer {
 
     /// Normalizes the collected parameters and signs their base string: an HMAC hashes it as
     /// it is written, and it is built only if asked for; the other methods build it.
-    fn finish(&self, method: &str, uri: &BaseUri<'_>, params: Parameters) -> Result<Signed, Error> {
+    ///
+    /// `shared` is the base string URI's text when the request holds it shared: the signed
+    /// request keeps it without a copy.
+    fn finish(
+        &self,
+        method: &str,
+        uri: &BaseUri<'_>,
+        shared: Option<Arc<str>>,
+        params: Parameters,
+    ) -> Result<Signed, Error> {
         let params = params.normalize();
         let (signature, base_string) = if let Some(mac) = self.keyed_mac() {
             let digest = mac.digest_base_string(method, uri, &params);
@@ -472,7 +482,7 @@ impl Signer {
         Ok(Signed {
             params,
             method: kept_method(method),
-            uri: uri.as_str().to_owned(),
+            uri: shared.unwrap_or_else(|| Arc::from(uri.as_str())),
             base_string,
             signature,
             realm: self.realm.clone(),
@@ -539,7 +549,7 @@ pub struct Signed {
     /// The method and the base string URI, from which with `params` the base string is
     /// made when asked for.
     method: Cow<'static, str>,
-    uri: String,
+    uri: Arc<str>,
     /// Made when first asked for, unless the signature needed it whole (RSA, PLAINTEXT).
     base_string: OnceLock<BaseString>,
     signature: Signature,
