@@ -177,8 +177,9 @@ impl<'a> Request<'a> {
 
 /// Signs requests with one set of credentials and options.
 ///
-/// Built once and reused: the signing key (§3.4.2) is computed, and the HMAC keyed with it,
-/// when it first signs, once for all the requests it signs.
+/// Built once and reused: the HMAC is keyed with the signing key (§3.4.2) when it first signs,
+/// once for all the requests it signs; the key itself is kept only if asked for
+/// ([`Signer::key`]) or needed (PLAINTEXT).
 #[derive(Clone, Debug)]
 pub struct Signer {
     consumer: Consumer,
