@@ -648,10 +648,8 @@ mod tests {
                         pieces += 1;
                     });
                     assert_eq!(streamed, built.as_bytes(), "{len} {alphabet:?}");
-                    assert!(
-                        pieces <= streamed.len().div_ceil(256).max(1),
-                        "{pieces} pieces"
-                    );
+                    // A few hundred bytes at a time, not a piece each.
+                    assert!(pieces <= streamed.len() / 128 + 2, "{pieces} pieces");
                     checked += 1;
                 }
             }

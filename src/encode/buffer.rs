@@ -5,7 +5,7 @@
 //! both the length and the encoding. They use the kernels (`kernels.rs`) to encode.
 
 use super::kernels::{
-    clean_blocks, encode_pieces, escaped_count, short_and_clean, write_entries, BUFFER,
+    clean_blocks, encode_pieces, escaped_count, is_clean, short_and_clean, write_entries, BUFFER,
     ENCODE_BLOCK, ONCE, TWICE,
 };
 
@@ -227,21 +227,42 @@ impl Text for Chunks<'_> {
         if short_and_clean(bytes) {
             self.raw(bytes);
         } else {
-            let _ = encode_pieces::<4, ()>(bytes, &ONCE, &mut [0; BUFFER], |piece| {
-                self.raw(piece);
-                Ok(())
-            });
+            self.encode(bytes, &ONCE);
         }
     }
 
-    fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch) {
-        let _ = encode_pieces::<8, ()>(bytes, &TWICE, &mut scratch.0, |piece| {
-            self.raw(piece);
-            Ok(())
-        });
+    fn twice(&mut self, bytes: &[u8], _: &mut Scratch) {
+        self.encode(bytes, &TWICE);
     }
 
     fn len(&self) -> usize {
         self.sent + self.held
+    }
+}
+
+impl Chunks<'_> {
+    /// Writes the encoding of `bytes` by `table` ([`ONCE`] or [`TWICE`]) straight into the
+    /// buffer: runs of clean blocks, and a clean last block, copied; every other block a
+    /// table entry a byte, where the buffer has room for it at its longest (at most 5 bytes a
+    /// byte and a whole entry, [`BUFFER`]), handed on first if it has not.
+    fn encode<const W: usize>(&mut self, bytes: &[u8], table: &[[u8; W]; 256]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let clean = clean_blocks(rest);
+            if clean > 0 {
+                self.raw(&rest[..clean]);
+            }
+            let (block, tail) = rest[clean..].split_at((rest.len() - clean).min(ENCODE_BLOCK));
+            if tail.is_empty() && is_clean(block) {
+                self.raw(block);
+            } else {
+                if CHUNK - self.held < BUFFER {
+                    self.flush();
+                }
+                let (n, _) = write_entries::<W, true>(block, table, &mut self.buf[self.held..]);
+                self.held += n;
+            }
+            rest = tail;
+        }
     }
 }
