@@ -37,14 +37,26 @@ impl Bytes {
         }
     }
 
-    /// Short bytes in place; `None` for longer ones.
-    fn short(slice: &[u8]) -> Option<Self> {
-        let len = u8::try_from(slice.len())
-            .ok()
-            .filter(|&n| usize::from(n) <= SHORT)?;
-        let mut bytes = [0; SHORT];
-        bytes.get_mut(..slice.len())?.copy_from_slice(slice);
-        Some(Bytes::Short { len, bytes })
+    /// `slice` in a shared allocation of its own: in place when short, written straight
+    /// into the allocation (a value built on the stack first would leave a copy of the secret
+    /// there when moved); in a vector otherwise.
+    fn shared(slice: &[u8]) -> Arc<Bytes> {
+        if slice.len() <= SHORT {
+            let mut shared = Arc::new(Bytes::Short {
+                len: 0,
+                bytes: [0; SHORT],
+            });
+            if let Some(Bytes::Short { len, bytes }) = Arc::get_mut(&mut shared) {
+                if let (Some(room), Ok(short)) =
+                    (bytes.get_mut(..slice.len()), u8::try_from(slice.len()))
+                {
+                    room.copy_from_slice(slice);
+                    *len = short;
+                    return shared;
+                }
+            }
+        }
+        Arc::new(Bytes::Long(slice.to_vec()))
     }
 }
 
@@ -103,8 +115,10 @@ impl From<Vec<u8>> for Secret {
     /// short secret is copied in place and the vector wiped now.
     fn from(bytes: Vec<u8>) -> Self {
         let mut bytes = Zeroizing::new(bytes);
-        let kept = Bytes::short(&bytes).unwrap_or_else(|| Bytes::Long(std::mem::take(&mut *bytes)));
-        Secret(Some(Arc::new(kept)))
+        if bytes.len() <= SHORT {
+            return Secret(Some(Bytes::shared(&bytes)));
+        }
+        Secret(Some(Arc::new(Bytes::Long(std::mem::take(&mut *bytes)))))
     }
 }
 
@@ -117,8 +131,7 @@ impl From<String> for Secret {
 
 impl From<&[u8]> for Secret {
     fn from(bytes: &[u8]) -> Self {
-        let kept = Bytes::short(bytes).unwrap_or_else(|| Bytes::Long(bytes.to_vec()));
-        Secret(Some(Arc::new(kept)))
+        Secret(Some(Bytes::shared(bytes)))
     }
 }
 
