@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::encode;
+use oauth1_signer::http::Transport;
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Request, RequestParts};
 
@@ -149,7 +150,28 @@ fn signing(w: &Workload, rounds: usize) {
         w.header_signed_by(&signer, parts, &query, &form)
     };
     let all_built = || w.header_from_parts(&base, &query, &form);
+    let mut headers = http::HeaderMap::new();
+    if w.case.body.is_some() {
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
+    }
     let from_wire = || {
+        let (done, _) = oauth1_signer::http::sign_url(
+            &signer,
+            &w.case.method,
+            &w.case.url,
+            &headers,
+            w.body(),
+            Transport::Header,
+            &w.nonce,
+            w.timestamp,
+        )
+        .unwrap();
+        done.authorization()
+    };
+    let request_from_wire = || {
         let request = Request::new(&w.case.method, &w.case.url).unwrap();
         let request = if w.case.body.is_some() {
             request.with_form_body(w.body())
@@ -164,6 +186,7 @@ fn signing(w: &Workload, rounds: usize) {
     let peer = || peer_authorization(w, &uri, &params);
     for (name, header) in [
         ("from the wire", from_wire()),
+        ("a Request from the wire", request_from_wire()),
         ("at an endpoint", at_endpoint()),
         ("from the URL", from_url()),
         ("all built", all_built()),
@@ -202,11 +225,15 @@ fn signing(w: &Workload, rounds: usize) {
         Row::new("oauth1-signer: from parts, all built", || {
             black_box(all_built());
         }),
-        // From the wire, as the `http` and `reqwest` integrations sign: outside, the signer
-        // and the URL string and body as sent; inside, the URL parsed and its query and the
-        // form body decoded, the signature, the header.
-        Row::new("oauth1-signer: from the wire, signer kept", || {
+        // From the wire, as the `http` and `reqwest` integrations sign (`http::sign_url`):
+        // outside, the signer and the URL string, Content-Type and body as sent; inside, the
+        // URL read and its query and the form body decoded, the signature, the header.
+        Row::new("oauth1-signer: from the wire (http::sign_url)", || {
             black_box(from_wire());
+        }),
+        // The same through `Request::new`, which parses the URL with the `url` crate.
+        Row::new("oauth1-signer: from the wire (Request::new)", || {
+            black_box(request_from_wire());
         }),
     ];
     measure(w.name, &mut rows, &[(0, "peer"), (1, "floor")], rounds);

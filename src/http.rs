@@ -212,17 +212,34 @@ pub fn sign_url(
         // The request is sent as a form, so it is signed as one.
         content_type = FORM;
     }
-    let request = Request::new(method, url)?.with_body(content_type, body);
-    // The text is sent as it is: its path must be the one signed, which the URL parser wrote
-    // (a `{` or `é` sent unencoded would be signed encoded).
-    crate::target::check_received(crate::target::path_of(url), request.url().path())
-        .map_err(|problem| Error::AmbiguousPath { problem })?;
-    if transport == Transport::FormBody && !request.has_form_body() {
-        return Err(SignError::FormTransportWithoutForm {
-            content_type: content_type.to_owned(),
-        });
-    }
-    let done = signer.sign(&request, nonce, timestamp)?;
+    let form_transport_without_form = || SignError::FormTransportWithoutForm {
+        content_type: content_type.to_owned(),
+    };
+    let done = if let Some((base, query)) = crate::base_string::plain_url(url) {
+        // A plain URL is read as the URL parser would read it, without it, and its path is
+        // sent as the parser would write it.
+        crate::target::check_method(method)?;
+        if transport == Transport::FormBody && !crate::target::is_form(content_type) {
+            return Err(form_transport_without_form());
+        }
+        signer.sign_read_url(
+            method,
+            (&base, query.unwrap_or("")),
+            (content_type, body),
+            nonce,
+            timestamp,
+        )?
+    } else {
+        let request = Request::new(method, url)?.with_body(content_type, body);
+        // The text is sent as it is: its path must be the one signed, which the URL parser
+        // wrote (a `{` or `é` sent unencoded would be signed encoded).
+        crate::target::check_received(crate::target::path_of(url), request.url().path())
+            .map_err(|problem| Error::AmbiguousPath { problem })?;
+        if transport == Transport::FormBody && !request.has_form_body() {
+            return Err(form_transport_without_form());
+        }
+        signer.sign(&request, nonce, timestamp)?
+    };
     let written = match transport {
         Transport::Header => {
             let header = done.authorization();

@@ -424,6 +424,43 @@ impl Signer {
         self.finish(request.method(), &request.base_uri(), Some(shared), params)
     }
 
+    /// [`Signer::sign`] of a request whose URL was read without the URL parser by
+    /// `base_string::plain_url` (which reads it as the parser would): its base string URI
+    /// `base` and its `query`, with its body and the body's Content-Type. The same signature
+    /// as `Request::new(method, url)?.with_body(content_type, body)` gives, without parsing the
+    /// URL.
+    pub(crate) fn sign_read_url(
+        &self,
+        method: &str,
+        (base, query): (&str, &str),
+        (content_type, body): (&str, &[u8]),
+        nonce: &Nonce,
+        timestamp: Timestamp,
+    ) -> Result<Signed, Error> {
+        check_method(method)?;
+        self.check_token()?;
+        let form = is_form(content_type);
+        let body_hash = match (self.body_hash, form) {
+            (BodyHash::Omit, _) => None,
+            (BodyHash::Send, true) => return Err(Error::BodyHashOnFormBody),
+            (BodyHash::Send, false) => Some(sign::body_hash(self.method, body)),
+        };
+        let mut timestamp_buf = [0u8; 20];
+        let protocol = self.protocol_parameters(
+            (None, None),
+            nonce,
+            timestamp.digits(&mut timestamp_buf),
+            body_hash.as_deref(),
+        );
+        let sources = Sources {
+            query: query.as_bytes(),
+            body,
+            form,
+        };
+        let params = collect::collect_all(sources, &protocol)?;
+        self.finish(method, &BaseUri::normalized(base), None, params)
+    }
+
     /// A token secret without a token is a mistake, not an empty token.
     fn check_token(&self) -> Result<(), Error> {
         if self
