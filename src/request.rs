@@ -429,6 +429,7 @@ impl Signer {
     /// `base` and its `query`, with its body and the body's Content-Type. The same signature
     /// as `Request::new(method, url)?.with_body(content_type, body)` gives, without parsing the
     /// URL.
+    #[cfg(feature = "http")]
     pub(crate) fn sign_read_url(
         &self,
         method: &str,
