@@ -56,6 +56,16 @@ enum Base {
     Endpoint(Endpoint),
 }
 
+impl Base {
+    /// The URL as read, the request's own or its endpoint's.
+    fn read(&self) -> &ReadBase {
+        match self {
+            Base::Own(base) => base,
+            Base::Endpoint(endpoint) => &endpoint.0.base,
+        }
+    }
+}
+
 /// A URL without query and fragment, read by [`read_url`].
 #[derive(Clone)]
 struct ReadBase {
@@ -280,30 +290,25 @@ impl RequestParts {
     /// ```
     #[must_use]
     pub fn base_url(&self) -> &str {
-        match &self.base {
-            Base::Own(base) => &base.url,
-            Base::Endpoint(endpoint) => endpoint.base_url(),
-        }
+        &self.base.read().url
     }
 
     /// The base string URI (§3.4.1.2): [`base_url`](Self::base_url) without user
     /// information.
     #[must_use]
     pub fn base_uri(&self) -> BaseUri<'_> {
+        let text = self.base.read().base_uri();
         match &self.base {
-            Base::Own(base) => BaseUri::normalized(base.base_uri()),
+            Base::Own(_) => BaseUri::normalized(text),
             Base::Endpoint(endpoint) => {
-                BaseUri::normalized_and_encoded(endpoint.0.base.base_uri(), &endpoint.0.encoded_uri)
+                BaseUri::normalized_and_encoded(text, &endpoint.0.encoded_uri)
             }
         }
     }
 
     /// The base string URI, shared, for a signed request to keep.
     pub(crate) fn shared_base_uri(&self) -> Arc<str> {
-        match &self.base {
-            Base::Own(base) => Arc::clone(base.base_uri()),
-            Base::Endpoint(endpoint) => Arc::clone(endpoint.0.base.base_uri()),
-        }
+        Arc::clone(self.base.read().base_uri())
     }
 
     /// The query's and the form body's parameters, in the order given.

@@ -351,17 +351,38 @@ impl Signer {
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
+        // The URL's scheme was checked when the request was made: this does not fail.
+        let uri = BaseUri::new(request.url())?;
+        self.sign_sources(
+            (request.method, &uri),
+            request.step(),
+            request.sources(),
+            nonce,
+            timestamp,
+        )
+    }
+
+    /// Signs a request read as its method and base string URI, the step's protocol
+    /// parameters (`oauth_callback`, `oauth_verifier`), and its query and body still encoded.
+    fn sign_sources(
+        &self,
+        (method, uri): (&str, &BaseUri<'_>),
+        step: (Option<&str>, Option<&str>),
+        sources: Sources<'_>,
+        nonce: &Nonce,
+        timestamp: Timestamp,
+    ) -> Result<Signed, Error> {
         self.check_token()?;
-        let body_hash = self.body_hash_of(request)?;
+        let body_hash = self.body_hash_for(sources.form, sources.body)?;
         let mut timestamp_buf = [0u8; 20];
         let protocol = self.protocol_parameters(
-            request.step(),
+            step,
             nonce,
             timestamp.digits(&mut timestamp_buf),
             body_hash.as_deref(),
         );
-        let params = collect::collect_all(request.sources(), &protocol)?;
-        self.finish(request.method, &BaseUri::new(request.url())?, None, params)
+        let params = collect::collect_all(sources, &protocol)?;
+        self.finish(method, uri, None, params)
     }
 
     /// Signs a request given by its parts (decoded query and form parameters), with the
@@ -407,11 +428,7 @@ impl Signer {
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
         self.check_token()?;
-        let body_hash = match (self.body_hash, request.has_form_body()) {
-            (BodyHash::Omit, _) => None,
-            (BodyHash::Send, true) => return Err(Error::BodyHashOnFormBody),
-            (BodyHash::Send, false) => Some(sign::body_hash(self.method, b"")),
-        };
+        let body_hash = self.body_hash_for(request.has_form_body(), b"")?;
         let mut timestamp_buf = [0u8; 20];
         let protocol = self.protocol_parameters(
             (request.callback(), request.verifier()),
@@ -439,27 +456,13 @@ impl Signer {
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
         check_method(method)?;
-        self.check_token()?;
-        let form = is_form(content_type);
-        let body_hash = match (self.body_hash, form) {
-            (BodyHash::Omit, _) => None,
-            (BodyHash::Send, true) => return Err(Error::BodyHashOnFormBody),
-            (BodyHash::Send, false) => Some(sign::body_hash(self.method, body)),
-        };
-        let mut timestamp_buf = [0u8; 20];
-        let protocol = self.protocol_parameters(
-            (None, None),
-            nonce,
-            timestamp.digits(&mut timestamp_buf),
-            body_hash.as_deref(),
-        );
         let sources = Sources {
             query: query.as_bytes(),
             body,
-            form,
+            form: is_form(content_type),
         };
-        let params = collect::collect_all(sources, &protocol)?;
-        self.finish(method, &BaseUri::normalized(base), None, params)
+        let uri = BaseUri::normalized(base);
+        self.sign_sources((method, &uri), (None, None), sources, nonce, timestamp)
     }
 
     /// A token secret without a token is a mistake, not an empty token.
@@ -532,10 +535,16 @@ impl Signer {
 impl Signer {
     /// The `oauth_body_hash` value this signer sends for `request`, if any.
     pub(crate) fn body_hash_of(&self, request: &Request<'_>) -> Result<Option<String>, Error> {
-        match (self.body_hash, request.has_form_body()) {
+        self.body_hash_for(request.has_form_body(), request.body)
+    }
+
+    /// The `oauth_body_hash` value this signer sends for a body (a form body, whose
+    /// parameters are signed, takes none), if any.
+    fn body_hash_for(&self, form: bool, body: &[u8]) -> Result<Option<String>, Error> {
+        match (self.body_hash, form) {
             (BodyHash::Omit, _) => Ok(None),
             (BodyHash::Send, true) => Err(Error::BodyHashOnFormBody),
-            (BodyHash::Send, false) => Ok(Some(sign::body_hash(self.method, request.body))),
+            (BodyHash::Send, false) => Ok(Some(sign::body_hash(self.method, body))),
         }
     }
 
