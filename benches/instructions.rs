@@ -73,25 +73,13 @@ fn run(operation: &str, count: usize) {
                 black_box(w.signer.sign(black_box(&request), &w.nonce, w.timestamp)).unwrap();
             }
         }
-        "w1-parts" | "w2p-parts" => {
-            // The "from parts, signer kept" row: the request from its parts, signature and
-            // header, every time, from the base URL and the decoded pairs; the signer kept.
-            let w = if operation == "w1-parts" {
-                common::w1()
-            } else {
-                common::w2p()
-            };
-            let (base, query, form) = w.parts_inputs();
-            let signer = w.signer.clone();
-            for _ in 0..count {
-                let parts = RequestParts::new(&w.case.method, black_box(&base)).unwrap();
-                black_box(w.header_signed_by(&signer, parts, &query, &form));
-            }
-        }
-        "w1-endpoint" | "w2p-endpoint" => {
-            // The "from parts, endpoint and signer kept" row: the request at the endpoint
-            // from the decoded pairs, signature and header, every time.
-            let w = if operation == "w1-endpoint" {
+        "w1-parts" | "w2p-parts" | "w1-endpoint" | "w2p-endpoint" | "w1-parts-all"
+        | "w2p-parts-all" => {
+            // The from-parts rows, from the base URL and the decoded pairs, every time: the
+            // request from its parts, signature and header, the signer kept ("parts"); the
+            // same at an endpoint read once ("endpoint"); the signer built too ("parts-all").
+            let (workload, row) = operation.split_once('-').unwrap_or_default();
+            let w = if workload == "w1" {
                 common::w1()
             } else {
                 common::w2p()
@@ -99,22 +87,24 @@ fn run(operation: &str, count: usize) {
             let (base, query, form) = w.parts_inputs();
             let signer = w.signer.clone();
             let endpoint = Endpoint::new(&base).unwrap();
-            for _ in 0..count {
-                let parts = RequestParts::at(&w.case.method, black_box(&endpoint)).unwrap();
-                black_box(w.header_signed_by(&signer, parts, &query, &form));
-            }
-        }
-        "w1-parts-all" | "w2p-parts-all" => {
-            // The "from parts, all built" row: signer, request from its parts, signature and
-            // header, every time, from the base URL and the decoded pairs.
-            let w = if operation == "w1-parts-all" {
-                common::w1()
-            } else {
-                common::w2p()
-            };
-            let (base, query, form) = w.parts_inputs();
-            for _ in 0..count {
-                black_box(w.header_from_parts(black_box(&base), &query, &form));
+            match row {
+                "parts" => {
+                    for _ in 0..count {
+                        let parts = RequestParts::new(&w.case.method, black_box(&base)).unwrap();
+                        black_box(w.header_signed_by(&signer, parts, &query, &form));
+                    }
+                }
+                "endpoint" => {
+                    for _ in 0..count {
+                        let parts = RequestParts::at(&w.case.method, black_box(&endpoint)).unwrap();
+                        black_box(w.header_signed_by(&signer, parts, &query, &form));
+                    }
+                }
+                _ => {
+                    for _ in 0..count {
+                        black_box(w.header_from_parts(black_box(&base), &query, &form));
+                    }
+                }
             }
         }
         "w1-header" => {
