@@ -20,7 +20,7 @@ use oauth1_signer::{encode, RequestParts};
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 13] = [
+const OPERATIONS: [&str; 15] = [
     "w1-sign",
     "w1-header",
     "w1-parts",
@@ -29,6 +29,8 @@ const OPERATIONS: [&str; 13] = [
     "w2p-endpoint",
     "w1-parts-all",
     "w2p-parts-all",
+    "w1-wire",
+    "w2p-wire",
     "w2-sign",
     "w3-sign",
     "w4-letters",
@@ -107,6 +109,8 @@ fn run(operation: &str, count: usize) {
                 }
             }
         }
+        "w1-wire" => from_wire(&common::w1(), count),
+        "w2p-wire" => from_wire(&common::w2p(), count),
         "w1-header" => {
             let w = common::w1();
             let signed = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
@@ -149,5 +153,26 @@ fn run(operation: &str, count: usize) {
                 left -= n;
             }
         }
+    }
+}
+
+/// Signs `w` from the wire `count` times, as the `http` and `reqwest` integrations sign: the
+/// URL string, Content-Type and body as sent, read and decoded every time, the signer kept,
+/// and the header's value made.
+fn from_wire(w: &common::Workload, count: usize) {
+    let headers = w.content_type();
+    for _ in 0..count {
+        let (_, written) = oauth1_signer::http::sign_url(
+            &w.signer,
+            &w.case.method,
+            black_box(&w.case.url),
+            &headers,
+            w.body(),
+            oauth1_signer::http::Transport::Header,
+            &w.nonce,
+            w.timestamp,
+        )
+        .unwrap();
+        black_box(written);
     }
 }

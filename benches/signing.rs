@@ -26,6 +26,7 @@ use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{encode, Request, RequestParts};
 
+#[allow(dead_code)] // the benchmarks share the workloads, and each uses part of them
 mod common;
 
 use common::{hmac_sha1, peer_authorization, Workload};

@@ -244,8 +244,8 @@ pub fn sign_url(
         Transport::Header => {
             let header = done.authorization();
             // The header is ASCII apart from a realm's UTF-8, which HTTP carries as obs-text.
-            let value =
-                HeaderValue::from_bytes(header.as_bytes()).map_err(|_| Error::InvalidRealm)?;
+            // The value takes the string's allocation: no copy.
+            let value = HeaderValue::try_from(header).map_err(|_| Error::InvalidRealm)?;
             Written::Header(sensitive(value))
         }
         Transport::Query => {

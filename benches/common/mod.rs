@@ -178,6 +178,18 @@ impl Workload {
         w
     }
 
+    /// The request's headers as sent: a form body's Content-Type, when it has one.
+    pub fn content_type(&self) -> http::HeaderMap {
+        let mut headers = http::HeaderMap::new();
+        if self.case.body.is_some() {
+            headers.insert(
+                http::header::CONTENT_TYPE,
+                http::HeaderValue::from_static("application/x-www-form-urlencoded"),
+            );
+        }
+        headers
+    }
+
     pub fn body(&self) -> &[u8] {
         self.case.body.as_deref().unwrap_or("").as_bytes()
     }
