@@ -296,11 +296,16 @@ impl Parameters {
         self.bytes.resize(base + text.len(), 0);
         let (bytes, entries) = (&mut self.bytes, &mut self.entries);
         let n = encode::decode_pairs(text, &mut bytes[base..], |pair, name| {
+            let name_clean = pair.clean || encode::is_clean(name);
             entries.push(Entry {
                 source,
                 clean: pair.clean,
-                name_clean: pair.clean || encode::is_clean(name),
-                key: encode::sort_key(name),
+                name_clean,
+                key: if name_clean {
+                    encode::sort_key_of_clean(name)
+                } else {
+                    encode::sort_key(name)
+                },
                 name_start: base + pair.name_start,
                 name_end: base + pair.name_end,
                 value_end: base + pair.value_end,
