@@ -647,14 +647,14 @@ impl Signed {
             .map(|p| (p.name, p.value))
             .chain(std::iter::once((
                 &b"oauth_signature"[..],
-                self.signature.as_str().as_bytes(),
+                self.signature.as_bytes(),
             )))
     }
 
     /// The `Authorization` header value (§3.5.1): `OAuth realm="…", oauth_consumer_key="…", …`.
     #[must_use]
     pub fn authorization(&self) -> String {
-        let signature = Counted::new(self.signature.as_str().as_bytes());
+        let signature = Counted::new(self.signature.as_bytes());
         let protocol = (self.params.counted_from(Source::Protocol))
             .chain([(Counted::new(b"oauth_signature"), signature)]);
         header::build(self.realm.as_ref(), protocol)

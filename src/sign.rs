@@ -329,6 +329,14 @@ impl PartialEq for Value {
 impl Eq for Value {}
 
 impl Value {
+    /// The text's bytes, without the check that `as_str` makes.
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Value::Inline(bytes, len) => &bytes[..*len],
+            Value::Heap(text) => text.as_bytes(),
+        }
+    }
+
     fn as_str(&self) -> &str {
         match self {
             Value::Inline(bytes, len) => {
@@ -351,6 +359,12 @@ impl Signature {
     #[must_use]
     pub fn as_str(&self) -> &str {
         self.value.as_str()
+    }
+
+    /// The signature's bytes, as [`Signature::as_str`] gives them, for writers of encoded
+    /// text, which need no `str`.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        self.value.as_bytes()
     }
 
     /// The method that made it.

@@ -165,11 +165,8 @@ impl Parameters {
             self.bytes.reserve(additional);
         }
         let name_clean = encode::is_clean(name);
-        let (clean, key) = if name_clean {
-            (encode::is_clean(value), encode::sort_key_of_clean(name))
-        } else {
-            (false, encode::sort_key(name))
-        };
+        let clean = name_clean && encode::is_clean(value);
+        let key = name_key(name, name_clean);
         self.push_checked(source, name, value, (clean, name_clean), key);
     }
 
@@ -256,7 +253,7 @@ impl Parameters {
             source: Source::Header,
             clean,
             name_clean,
-            key: encode::sort_key(name),
+            key: name_key(name, name_clean),
             name_start,
             name_end,
             value_end: self.bytes.len(),
@@ -301,11 +298,7 @@ impl Parameters {
                 source,
                 clean: pair.clean,
                 name_clean,
-                key: if name_clean {
-                    encode::sort_key_of_clean(name)
-                } else {
-                    encode::sort_key(name)
-                },
+                key: name_key(name, name_clean),
                 name_start: base + pair.name_start,
                 name_end: base + pair.name_end,
                 value_end: base + pair.value_end,
@@ -394,6 +387,16 @@ impl Parameters {
             decided => decided,
         });
         Normalized(self)
+    }
+}
+
+/// [`encode::sort_key`] of a name, taken without the encoder when the name is known to be
+/// clean (`name_clean`).
+fn name_key(name: &[u8], name_clean: bool) -> u64 {
+    if name_clean {
+        encode::sort_key_of_clean(name)
+    } else {
+        encode::sort_key(name)
     }
 }
 
