@@ -10,7 +10,7 @@ use super::kernels::{
 };
 
 /// The stack buffer that [`Writer::twice`] encodes through, zeroed once for all the
-/// parameters of a base string.
+/// parameters of a base string, and only by a writer that uses it.
 pub(crate) struct Scratch([u8; BUFFER]);
 
 impl Scratch {
@@ -88,10 +88,11 @@ impl Writer {
     }
 
     /// Writes `enc(enc(bytes))` in one pass, as the base string needs for parameter names and
-    /// values (§3.4.1.1 over §3.4.1.3.2), through `scratch`: long mixed text encodes faster
-    /// a block at a time into a stack buffer than byte by byte in place. Not for secrets,
-    /// whose escapes would stay behind in the buffer.
-    pub(crate) fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch) {
+    /// values (§3.4.1.1 over §3.4.1.3.2), through `scratch` (made, zeroed, at its first use):
+    /// long mixed text encodes faster a block at a time into a stack buffer than byte by byte
+    /// in place. Not for secrets, whose escapes would stay behind in the buffer.
+    pub(crate) fn twice(&mut self, bytes: &[u8], scratch: &mut Option<Scratch>) {
+        let scratch = scratch.get_or_insert_with(Scratch::new);
         let _ = encode_pieces::<8, ()>(bytes, &TWICE, &mut scratch.0, |piece| {
             self.raw(piece);
             Ok(())
@@ -141,8 +142,9 @@ pub(crate) trait Text {
     fn raw(&mut self, bytes: &[u8]);
     /// Writes `enc(bytes)`.
     fn once(&mut self, bytes: &[u8]);
-    /// Writes `enc(enc(bytes))` through `scratch`.
-    fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch);
+    /// Writes `enc(enc(bytes))`, through `scratch` if the writer needs one (it is made at its
+    /// first use: a writer that needs none zeroes none).
+    fn twice(&mut self, bytes: &[u8], scratch: &mut Option<Scratch>);
     /// The number of bytes written.
     fn len(&self) -> usize;
 }
@@ -156,7 +158,7 @@ impl Text for Writer {
         Writer::once(self, bytes);
     }
 
-    fn twice(&mut self, bytes: &[u8], scratch: &mut Scratch) {
+    fn twice(&mut self, bytes: &[u8], scratch: &mut Option<Scratch>) {
         Writer::twice(self, bytes, scratch);
     }
 
@@ -231,7 +233,7 @@ impl Text for Chunks<'_> {
         }
     }
 
-    fn twice(&mut self, bytes: &[u8], _: &mut Scratch) {
+    fn twice(&mut self, bytes: &[u8], _: &mut Option<Scratch>) {
         self.encode(bytes, &TWICE);
     }
 

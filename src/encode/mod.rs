@@ -28,7 +28,9 @@ use std::fmt;
 mod buffer;
 mod kernels;
 mod rules;
-pub(crate) use buffer::{Chunks, Counted, Scratch, Text, Writer};
+#[cfg(test)]
+use buffer::Scratch;
+pub(crate) use buffer::{Chunks, Counted, Text, Writer};
 pub(crate) use kernels::escaped_count;
 use kernels::run_until;
 use kernels::{all_in, encode_pieces, short_and_clean, write_entries, BUFFER, ONCE};

@@ -505,7 +505,7 @@ impl Normalized {
     /// Writes the normalized parameter string, percent-encoded once more, as the third part of
     /// the base string (§3.4.1.1) needs it.
     pub(crate) fn write_twice(&self, out: &mut impl encode::Text) {
-        // Made (zeroed) only when a name or value needs escapes.
+        // Made (zeroed) only when a name or value needs escapes, by a writer that uses one.
         let mut scratch = None;
         for (i, e) in self.0.entries.iter().enumerate() {
             if i > 0 {
@@ -517,14 +517,13 @@ impl Normalized {
                 out.raw(b"%3D");
                 out.raw(p.value);
             } else {
-                let scratch = scratch.get_or_insert_with(encode::Scratch::new);
                 if e.name_clean {
                     out.raw(p.name);
                 } else {
-                    out.twice(p.name, scratch);
+                    out.twice(p.name, &mut scratch);
                 }
                 out.raw(b"%3D");
-                out.twice(p.value, scratch);
+                out.twice(p.value, &mut scratch);
             }
         }
     }
