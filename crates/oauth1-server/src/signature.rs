@@ -8,44 +8,37 @@ use subtle::ConstantTimeEq;
 use crate::error::VerifyError;
 use crate::macs::MacCache;
 use crate::policy::BodyHashDigest;
-use crate::store::{ConsumerCredential, CredentialStore, TokenCredential};
+use crate::store::{ConsumerCredential, TokenCredential};
 use oauth1_signer::base_string::{BaseString, BaseUri};
 use oauth1_signer::params::Normalized;
 use oauth1_signer::sign::{self, SignatureMethod, SigningKey};
 use oauth1_signer::Secret;
 
-/// Compares the signature in constant time. The consumer and the token (if any) are
-/// looked up for every method, and unknown credentials, or a consumer without the
-/// credential the method needs, are checked against a dummy of the same kind (a short
-/// secret, a 2048-bit public key) and never match: the same lookups and the same work,
-/// and the same answer as a wrong signature. Beside the verdict, what the store holds for
-/// the token and the consumer.
-pub(crate) async fn check_signature(
-    credentials: &impl CredentialStore,
+/// Compares the signature in constant time, with what the store holds for the consumer and
+/// (when `token_sent`) the token. The caller looks both up for every method; unknown
+/// credentials, or a consumer without the credential the method needs, are checked against
+/// a dummy of the same kind (a short secret, a 2048-bit public key) and never match: the
+/// same lookups and the same work, and the same answer as a wrong signature.
+pub(crate) fn check_signature(
     macs: &MacCache,
     method: SignatureMethod,
-    consumer_key: &str,
-    token: Option<&str>,
+    (consumer, token_sent, held): (Option<&ConsumerCredential>, bool, Option<&TokenCredential>),
     base: &Base<'_>,
     signature: &[u8],
-) -> Result<(bool, Option<TokenCredential>, Option<ConsumerCredential>), VerifyError> {
-    let consumer = credentials.consumer(consumer_key).await?;
-    let held = match token {
-        Some(token) => credentials.token(consumer_key, token).await?,
-        None => None,
-    };
+) -> Result<bool, VerifyError> {
     let no_token = Secret::default();
-    let token_secret = match token {
-        None => Some(&no_token),
-        Some(_) => held.as_ref().map(TokenCredential::secret),
+    let token_secret = if token_sent {
+        held.map(TokenCredential::secret)
+    } else {
+        Some(&no_token)
     };
     if method.is_rsa() {
         let base_string = base.build();
-        let authentic = check_rsa(method, consumer.as_ref(), base_string.as_bytes(), signature)
+        let authentic = check_rsa(method, consumer, base_string.as_bytes(), signature)
             && token_secret.is_some();
-        return Ok((authentic, held, consumer));
+        return Ok(authentic);
     }
-    let consumer_secret = consumer.as_ref().and_then(ConsumerCredential::secret);
+    let consumer_secret = consumer.and_then(ConsumerCredential::secret);
     let known = consumer_secret.is_some() && token_secret.is_some();
     let dummy = dummy_secret();
     let (consumer_secret, token_secret) = (
@@ -54,8 +47,7 @@ pub(crate) async fn check_signature(
     );
     if method == SignatureMethod::Plaintext {
         let key = SigningKey::new(consumer_secret, token_secret);
-        let authentic = known && bool::from(key.expose().ct_eq(signature));
-        return Ok((authentic, held, consumer));
+        return Ok(known && bool::from(key.expose().ct_eq(signature)));
     }
     let keyed = macs
         .keyed(method, consumer_secret, token_secret)
@@ -76,7 +68,7 @@ pub(crate) async fn check_signature(
     if authentic {
         macs.keep(keyed);
     }
-    Ok((authentic, held, consumer))
+    Ok(authentic)
 }
 
 /// What a received request's signature base string is made of.

@@ -264,16 +264,19 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             .signature
             .as_ref()
             .map_or(&[][..], |s| s.as_slice());
-        let (authentic, held, consumer) = check_signature(
-            &self.credentials,
+        // The consumer and the token (if any) are looked up for every method.
+        let consumer = self.credentials.consumer(&consumer_key).await?;
+        let held = match token.as_deref() {
+            Some(token) => self.credentials.token(&consumer_key, token).await?,
+            None => None,
+        };
+        let authentic = check_signature(
             &self.macs,
             method,
-            &consumer_key,
-            token.as_deref(),
+            (consumer.as_ref(), token.is_some(), held.as_ref()),
             &base,
             signature,
-        )
-        .await?;
+        )?;
         if !authentic {
             let diagnosis = match &self.diagnosis {
                 Some(budget) => {
