@@ -22,17 +22,33 @@ pub struct Secret(Option<Arc<Bytes>>);
 /// The longest secret kept in place, in the one allocation the secret's clones share.
 const SHORT: usize = 64;
 
+/// Bytes kept in place and wiped as one value: zeroize writes a [`DefaultIsZeroes`] value with
+/// one volatile store of the whole of it, a few wide stores, where wiping a byte slice is a
+/// volatile store a byte. Volatile either way: the wipe is never optimized out.
+///
+/// [`DefaultIsZeroes`]: zeroize::DefaultIsZeroes
+#[derive(Clone, Copy)]
+pub(crate) struct Block<const N: usize>(pub(crate) [u8; N]);
+
+impl<const N: usize> Default for Block<N> {
+    fn default() -> Self {
+        Block([0; N])
+    }
+}
+
+impl<const N: usize> zeroize::DefaultIsZeroes for Block<N> {}
+
 /// A secret's bytes: a short one in place (one allocation for the secret, not two), a longer
 /// one in a vector. Wiped on drop, which runs once, when the last clone lets go.
 enum Bytes {
-    Short { len: u8, bytes: [u8; SHORT] },
+    Short { len: u8, bytes: Block<SHORT> },
     Long(Vec<u8>),
 }
 
 impl Bytes {
     fn as_slice(&self) -> &[u8] {
         match self {
-            Bytes::Short { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            Bytes::Short { len, bytes } => bytes.0.get(..usize::from(*len)).unwrap_or_default(),
             Bytes::Long(bytes) => bytes,
         }
     }
@@ -44,11 +60,11 @@ impl Bytes {
         if slice.len() <= SHORT {
             let mut shared = Arc::new(Bytes::Short {
                 len: 0,
-                bytes: [0; SHORT],
+                bytes: Block::default(),
             });
             if let Some(Bytes::Short { len, bytes }) = Arc::get_mut(&mut shared) {
                 if let (Some(room), Ok(short)) =
-                    (bytes.get_mut(..slice.len()), u8::try_from(slice.len()))
+                    (bytes.0.get_mut(..slice.len()), u8::try_from(slice.len()))
                 {
                     room.copy_from_slice(slice);
                     *len = short;
@@ -63,11 +79,7 @@ impl Bytes {
 impl Drop for Bytes {
     fn drop(&mut self) {
         match self {
-            Bytes::Short { len, bytes } => {
-                if let Some(written) = bytes.get_mut(..usize::from(*len)) {
-                    written.zeroize();
-                }
-            }
+            Bytes::Short { bytes, .. } => bytes.zeroize(),
             // The whole capacity, then cleared.
             Bytes::Long(bytes) => bytes.zeroize(),
         }

@@ -30,7 +30,7 @@ use crate::base_string::{BaseString, BaseUri};
 use crate::encode;
 use crate::error::Error;
 use crate::params::Normalized;
-use crate::secret::Secret;
+use crate::secret::{Block, Secret};
 
 pub use crate::method::SignatureMethod;
 
@@ -93,14 +93,14 @@ impl SigningKey {
         let len = encode::encoded_len(cs) + 1 + encode::encoded_len(ts);
         if len <= STACK_KEY {
             let mut key = StackKey {
-                bytes: [0; STACK_KEY],
+                bytes: Block::default(),
                 len: 0,
             };
             let mut put = |piece: &[u8]| key.put(piece);
             encode::encode_secret(cs, &mut put);
             put(b"&");
             encode::encode_secret(ts, &mut put);
-            if let Some(bytes) = key.bytes.get(..len).filter(|_| key.len == len) {
+            if let Some(bytes) = key.bytes.0.get(..len).filter(|_| key.len == len) {
                 return f(bytes);
             }
         }
@@ -119,8 +119,8 @@ const STACK_KEY: usize = 127;
 
 /// A signing key on the stack, its bytes wiped on drop.
 struct StackKey {
-    bytes: [u8; STACK_KEY],
-    /// The bytes written, from the start: those wiped on drop.
+    bytes: Block<STACK_KEY>,
+    /// The bytes written, from the start (all are wiped on drop, as one block).
     len: usize,
 }
 
@@ -129,7 +129,7 @@ impl StackKey {
     /// caller sees in the length.
     fn put(&mut self, piece: &[u8]) {
         let end = self.len + piece.len();
-        if let Some(room) = self.bytes.get_mut(self.len..end) {
+        if let Some(room) = self.bytes.0.get_mut(self.len..end) {
             room.copy_from_slice(piece);
             self.len = end;
         }
@@ -138,9 +138,7 @@ impl StackKey {
 
 impl Drop for StackKey {
     fn drop(&mut self) {
-        if let Some(written) = self.bytes.get_mut(..self.len) {
-            zeroize::Zeroize::zeroize(written);
-        }
+        zeroize::Zeroize::zeroize(&mut self.bytes);
     }
 }
 
@@ -315,7 +313,7 @@ const INLINE: usize = 88;
 /// wiped on drop.
 #[derive(Clone)]
 enum Value {
-    Inline(Zeroizing<[u8; INLINE]>, usize),
+    Inline(Zeroizing<Block<INLINE>>, usize),
     Heap(Zeroizing<String>),
 }
 
@@ -332,7 +330,7 @@ impl Value {
     /// The text's bytes, without the check that `as_str` makes.
     fn as_bytes(&self) -> &[u8] {
         match self {
-            Value::Inline(bytes, len) => &bytes[..*len],
+            Value::Inline(bytes, len) => &bytes.0[..*len],
             Value::Heap(text) => text.as_bytes(),
         }
     }
@@ -340,7 +338,7 @@ impl Value {
     fn as_str(&self) -> &str {
         match self {
             Value::Inline(bytes, len) => {
-                std::str::from_utf8(&bytes[..*len]).expect("an inline signature is base64, ASCII")
+                std::str::from_utf8(&bytes.0[..*len]).expect("an inline signature is base64, ASCII")
             }
             Value::Heap(text) => text,
         }
@@ -554,15 +552,15 @@ pub(crate) fn hmac_signature(
     method: SignatureMethod,
     digest: &MacDigest,
 ) -> Result<Signature, Error> {
-    let mut text = [0u8; INLINE];
+    let mut text = Zeroizing::new(Block::<INLINE>::default());
     let len = BASE64
-        .encode_slice(&**digest, &mut text)
+        .encode_slice(&**digest, &mut text.0)
         .map_err(|e| Error::Signing {
             reason: format!("base64 ({e})"),
         })?;
     Ok(Signature {
         method,
-        value: Value::Inline(Zeroizing::new(text), len),
+        value: Value::Inline(text, len),
     })
 }
 
