@@ -309,8 +309,8 @@ impl Parameters {
     }
 
     /// Keeps only the parameters for which `keep` is true (a server leaves `oauth_signature`
-    /// out of the base string this way). The bytes of the others are overwritten with zeros:
-    /// a PLAINTEXT signature is a key.
+    /// out of the base string this way). The bytes of the others are overwritten with zeros, by
+    /// volatile writes that the compiler keeps: a PLAINTEXT signature is a key.
     pub fn retain(&mut self, mut keep: impl FnMut(Parameter<'_>) -> bool) {
         let bytes = &mut self.bytes;
         self.entries.retain(|e| {
@@ -320,7 +320,7 @@ impl Parameters {
                 value: &bytes[e.name_end..e.value_end],
             });
             if !kept {
-                bytes[e.name_start..e.value_end].fill(0);
+                zeroize::Zeroize::zeroize(&mut bytes[e.name_start..e.value_end]);
             }
             kept
         });
