@@ -24,7 +24,9 @@ const SHORT: usize = 64;
 
 /// Bytes kept in place and wiped as one value: zeroize writes a [`DefaultIsZeroes`] value with
 /// one volatile store of the whole of it, a few wide stores, where wiping a byte slice is a
-/// volatile store a byte. Volatile either way: the wipe is never optimized out.
+/// volatile store a byte. Volatile either way: the wipe is never optimized out. It is `Copy`,
+/// as `DefaultIsZeroes` requires, and a copy of one holding a secret would not be wiped: a
+/// block is only ever held in place, by the value that wipes it on drop.
 ///
 /// [`DefaultIsZeroes`]: zeroize::DefaultIsZeroes
 #[derive(Clone, Copy)]
