@@ -25,7 +25,6 @@ use std::time::{Duration, Instant};
 
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::encode;
-use oauth1_signer::http::{Transport, Written};
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Request, RequestParts};
 
@@ -152,23 +151,7 @@ fn signing(w: &Workload, rounds: usize) {
     let all_built = || w.header_from_parts(&base, &query, &form);
     let headers = w.content_type();
     // What the integrations write: the header's value, made once.
-    let from_wire = || {
-        let (_, written) = oauth1_signer::http::sign_url(
-            &signer,
-            &w.case.method,
-            &w.case.url,
-            &headers,
-            w.body(),
-            Transport::Header,
-            &w.nonce,
-            w.timestamp,
-        )
-        .unwrap();
-        match written {
-            Written::Header(value) => value,
-            _ => unreachable!("signed for the header"),
-        }
-    };
+    let from_wire = || w.header_from_wire(&signer, &w.case.url, &headers);
     let request_from_wire = || {
         let request = Request::new(&w.case.method, &w.case.url).unwrap();
         let request = if w.case.body.is_some() {

@@ -7,6 +7,7 @@ use std::fmt::Display;
 
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::encode::decode_form;
+use oauth1_signer::http::{Transport, Written};
 use oauth1_signer::{Consumer, Nonce, Request, RequestParts, Signer, Timestamp, Token};
 use sha1::Sha1;
 use url::Url;
@@ -188,6 +189,32 @@ impl Workload {
             );
         }
         headers
+    }
+
+    /// The Authorization header's value that the `http` and reqwest integrations write for the
+    /// workload's request sent to `url` with `headers` and its body, signed by `signer` from
+    /// the wire (`http::sign_url`).
+    pub fn header_from_wire(
+        &self,
+        signer: &Signer,
+        url: &str,
+        headers: &http::HeaderMap,
+    ) -> http::HeaderValue {
+        let (_, written) = oauth1_signer::http::sign_url(
+            signer,
+            &self.case.method,
+            url,
+            headers,
+            self.body(),
+            Transport::Header,
+            &self.nonce,
+            self.timestamp,
+        )
+        .unwrap();
+        match written {
+            Written::Header(value) => value,
+            _ => unreachable!("signed for the header"),
+        }
     }
 
     pub fn body(&self) -> &[u8] {
