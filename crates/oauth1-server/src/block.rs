@@ -6,7 +6,7 @@
 //! own. Only a store that really waits gets the parking waker.
 
 use std::future::Future;
-use std::pin::pin;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
@@ -24,9 +24,10 @@ impl Wake for Unpark {
     }
 }
 
-/// Polls `future` on this thread until it is ready, parking the thread between polls.
-pub(crate) fn on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
+/// Polls `future` on this thread until it is ready, parking the thread between polls. It is
+/// taken pinned where the caller made it: a verification's future is about a kilobyte, which
+/// a future taken by value would be copied to be pinned.
+pub(crate) fn on<F: Future>(mut future: Pin<&mut F>) -> F::Output {
     if let Poll::Ready(output) = future
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))
@@ -49,6 +50,7 @@ pub(crate) fn on<F: Future>(future: F) -> F::Output {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::pin::pin;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Mutex;
     use std::time::Duration;
@@ -85,7 +87,7 @@ mod tests {
 
     #[test]
     fn a_ready_future_is_answered_at_once() {
-        assert_eq!(on(async { 7 }), 7);
+        assert_eq!(on(pin!(async { 7 })), 7);
     }
 
     #[test]
@@ -97,6 +99,6 @@ mod tests {
             waker: Arc::default(),
             started: false,
         };
-        assert_eq!(on(future), "done");
+        assert_eq!(on(pin!(future)), "done");
     }
 }

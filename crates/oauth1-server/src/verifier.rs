@@ -513,7 +513,7 @@ impl<C: CredentialStore, N: NonceStore> Blocking<'_, C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
-        block::on(self.verifier.verify(request, authorization))
+        block::on(std::pin::pin!(self.verifier.verify(request, authorization)))
     }
 }
 
