@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::encode::{self, Counted, DecodeError};
+use crate::encode::{self, Counted, DecodeError, Unreserved, Value};
 use crate::error::Error;
 use crate::grammar::{is_control, is_ows, is_tchar, skip_ows};
 
@@ -334,9 +334,9 @@ impl Authorization {
             ends: Vec::with_capacity(8),
         };
         // On an error, `header` is dropped with what it decoded: wiped.
-        header.realm = parse_parts(value, limits, |name, content| {
-            encode::decode_to_vec(content, false, &mut header.values)?;
-            header.names.push_str(name);
+        header.realm = parse_parts(value, limits, |part| {
+            encode::decode_to_vec(part.content.as_bytes(), false, &mut header.values)?;
+            header.names.push_str(part.name);
             header.ends.push((header.names.len(), header.values.len()));
             Ok(())
         })?;
@@ -374,15 +374,27 @@ impl Authorization {
     }
 }
 
-/// Parses a header value as [`Authorization::parse_with`] says, handing `each` the name and
-/// the quoted content (escapes resolved, not percent-decoded) of every parameter but the
-/// realm, in the order written; returns the realm. `each` percent-decodes the content; its
-/// error stops the parse, named by the parameter. Both the parsed header and the verifier,
+/// A parameter of the header as written: its name, and its quoted content with the escapes
+/// resolved, not percent-decoded. Each comes with the proof that it is unreserved when the
+/// parser found it so while reading it (what signers send, but for the signature), so that
+/// nothing scans it again for that.
+pub(crate) struct Part<'a> {
+    /// The name, a token.
+    pub(crate) name: &'a str,
+    /// The name's proof, when every byte of it is unreserved.
+    pub(crate) clean_name: Option<Unreserved<'a>>,
+    /// The content.
+    pub(crate) content: Value<'a>,
+}
+
+/// Parses a header value as [`Authorization::parse_with`] says, handing `each` every parameter
+/// but the realm, in the order written; returns the realm. `each` percent-decodes the content;
+/// its error stops the parse, named by the parameter. Both the parsed header and the verifier,
 /// which decodes straight into its parameters, parse here.
 pub(crate) fn parse_parts(
     value: &str,
     limits: &Limits,
-    mut each: impl FnMut(&str, &[u8]) -> Result<(), DecodeError>,
+    mut each: impl FnMut(Part<'_>) -> Result<(), DecodeError>,
 ) -> Result<Option<String>, HeaderError> {
     if value.len() > limits.max_header_len {
         return Err(HeaderError::TooLong {
@@ -406,9 +418,14 @@ pub(crate) fn parse_parts(
             continue;
         }
         let name_start = i;
+        // A name is mostly unreserved bytes, which are all `tchar`s.
+        let (clean, _) = encode::split_unreserved(&b[i..]);
+        i += clean.as_bytes().len();
+        let clean_end = i;
         while i < b.len() && is_tchar(b[i]) {
             i += 1;
         }
+        let clean_name = (i == clean_end).then_some(clean);
         if i == name_start {
             return Err(HeaderError::Syntax {
                 offset: i,
@@ -430,8 +447,12 @@ pub(crate) fn parse_parts(
             });
         }
         let start = i + 1;
-        let (end, escaped) = read_quoted(b, start, name, &mut raw)?;
-        let content = if escaped { &raw[..] } else { &b[start..end] };
+        let (end, quoted) = read_quoted(b, start, name, &mut raw)?;
+        let content = match quoted {
+            Quoted::Clean(clean) => Value::Unreserved(clean),
+            Quoted::Plain => Value::Unchecked(&b[start..end]),
+            Quoted::Escaped => Value::Unchecked(&raw[..]),
+        };
         i = end;
         i = skip_ows(b, i + 1);
         if i < b.len() {
@@ -455,9 +476,14 @@ pub(crate) fn parse_parts(
                 return Err(HeaderError::DuplicateRealm);
             }
             // The bytes between quotes of a `&str`, cut at ASCII quotes: still UTF-8.
-            realm = Some(String::from_utf8_lossy(content).into_owned());
+            realm = Some(String::from_utf8_lossy(content.as_bytes()).into_owned());
         } else {
-            each(name, content).map_err(|source| HeaderError::InvalidPercentEncoding {
+            let part = Part {
+                name,
+                clean_name,
+                content,
+            };
+            each(part).map_err(|source| HeaderError::InvalidPercentEncoding {
                 name: name.to_owned(),
                 source,
             })?;
@@ -491,25 +517,41 @@ fn after_scheme(value: &str) -> Result<usize, HeaderError> {
     Ok(i)
 }
 
+/// What a quoted string holds.
+enum Quoted<'b> {
+    /// Unreserved bytes alone (what signers send but for the signature): the bytes up to the
+    /// closing quote.
+    Clean(Unreserved<'b>),
+    /// No escapes: the bytes up to the closing quote.
+    Plain,
+    /// Escapes, resolved into `raw`.
+    Escaped,
+}
+
 /// Reads a quoted string from just after its opening quote; returns the offset of the closing
-/// quote, and whether the content has escapes, in which case it is in `raw` with the escapes
-/// resolved (otherwise it is the bytes up to the closing quote).
-fn read_quoted(
-    b: &[u8],
+/// quote, and what the content holds.
+fn read_quoted<'b>(
+    b: &'b [u8],
     start: usize,
     name: &str,
     raw: &mut Vec<u8>,
-) -> Result<(usize, bool), HeaderError> {
-    // Without escapes (what signers send), the content is a slice of the header.
-    let n = encode::plain_quoted_len(&b[start..]);
+) -> Result<(usize, Quoted<'b>), HeaderError> {
+    // Without escapes (what signers send), the content is a slice of the header; an unreserved
+    // byte is neither a quote, an escape nor a control character.
+    let (clean, rest) = encode::split_unreserved(&b[start..]);
+    let clean_len = clean.as_bytes().len();
+    if rest.first() == Some(&b'"') {
+        return Ok((start + clean_len, Quoted::Clean(clean)));
+    }
+    let n = clean_len + encode::plain_quoted_len(rest);
     if b.get(start + n) == Some(&b'"') {
-        return Ok((start + n, false));
+        return Ok((start + n, Quoted::Plain));
     }
     raw.clear();
     let mut i = start;
     loop {
         let c = match b.get(i) {
-            Some(b'"') => return Ok((i, true)),
+            Some(b'"') => return Ok((i, Quoted::Escaped)),
             Some(b'\\') => {
                 i += 1;
                 b.get(i)
@@ -596,6 +638,66 @@ mod parse_tests {
         h.parameters()
             .map(|(n, v)| (n.to_owned(), String::from_utf8(v.to_vec()).unwrap()))
             .collect()
+    }
+
+    #[test]
+    fn the_parser_proves_clean_exactly_the_unreserved_names_and_values() {
+        // Names and values across the parser's chunks, clean or with one byte that is not
+        // unreserved (but legal where it stands) at every position; the expected cleanness
+        // is the RFC's set, byte by byte.
+        let unreserved = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(b))
+        };
+        let mut checked = 0;
+        for len in 1..=40 {
+            for (dirty_name, dirty_value) in
+                [(b'!', b'%'), (b'#', b' '), (b'*', b'/'), (b'|', b'+')]
+            {
+                for at in (0..len).map(Some).chain([None]) {
+                    let text = |dirty: u8| -> String {
+                        (0..len)
+                            .map(|i| {
+                                if Some(i) == at {
+                                    dirty
+                                } else {
+                                    b"aZ09-._~"[i % 8]
+                                }
+                            })
+                            .map(char::from)
+                            .collect()
+                    };
+                    let (name, value) = (text(dirty_name), text(dirty_value));
+                    let header = format!(r#"OAuth {name}="{value}", x="\"y""#);
+                    let mut parts = Vec::new();
+                    parse_parts(&header, &Limits::default(), |part| {
+                        let content = part.content.as_bytes().to_vec();
+                        let proved = matches!(part.content, Value::Unreserved(_));
+                        parts.push((
+                            part.name.to_owned(),
+                            part.clean_name.is_some(),
+                            content,
+                            proved,
+                        ));
+                        Ok(())
+                    })
+                    .unwrap();
+                    assert_eq!(parts.len(), 2, "{header}");
+                    let (n, name_proved, v, value_proved) = &parts[0];
+                    assert_eq!(
+                        (n.as_str(), v.as_slice()),
+                        (name.as_str(), value.as_bytes())
+                    );
+                    assert_eq!(*name_proved, unreserved(name.as_bytes()), "{header}");
+                    assert_eq!(*value_proved, unreserved(value.as_bytes()), "{header}");
+                    // The escaped value is never proved clean.
+                    assert_eq!((parts[1].2.as_slice(), parts[1].3), (&b"\"y"[..], false));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
     }
 
     #[test]

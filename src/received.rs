@@ -60,8 +60,8 @@ pub fn collect(
     // query's and the body's, where they are collected.
     let mut realm = None;
     if let Some(header) = authorization {
-        realm = parse_parts(header, limits, |name, value| {
-            params.push_header(name, value)
+        realm = parse_parts(header, limits, |part| {
+            params.push_header(part.name, part.clean_name, part.content)
         })
         .map_err(|e| {
             params.wipe();

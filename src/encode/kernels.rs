@@ -105,6 +105,23 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     rest.is_empty() || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, is_unreserved))
 }
 
+/// The length of the leading run of unreserved bytes: a chunk at a time while whole chunks
+/// are unreserved (vector instructions), then byte by byte through a table. Header names and
+/// values are mostly unreserved and a few chunks long.
+#[inline]
+pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
+    let (chunks, _) = bytes.as_chunks::<CHUNK>();
+    let run = chunks
+        .iter()
+        .take_while(|c| all_in(c, is_unreserved))
+        .count()
+        * CHUNK;
+    run + bytes[run..]
+        .iter()
+        .position(|&b| !is_unreserved_lookup(b))
+        .unwrap_or(bytes.len() - run)
+}
+
 /// The number of times `byte` occurs in `bytes`.
 pub(crate) fn count_byte(bytes: &[u8], byte: u8) -> usize {
     count_where(bytes, byte.wrapping_add(1), |b| b == byte)
@@ -513,6 +530,14 @@ pub(super) mod naive {
     /// [`super::run_until`], one byte at a time.
     pub(in super::super) fn run_until(bytes: &[u8], stop: impl Fn(u8) -> bool) -> usize {
         bytes.iter().position(|&b| stop(b)).unwrap_or(bytes.len())
+    }
+
+    /// [`super::unreserved_len`], one byte at a time.
+    pub(in super::super) fn unreserved_len(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| !is_unreserved(b))
+            .unwrap_or(bytes.len())
     }
 
     /// [`super::is_clean`], one byte at a time.

@@ -33,7 +33,9 @@ use buffer::Scratch;
 pub(crate) use buffer::{Chunks, Counted, Text, Writer};
 pub(crate) use kernels::escaped_count;
 use kernels::run_until;
-use kernels::{all_in, encode_pieces, short_and_clean, write_entries, BUFFER, ONCE};
+use kernels::{
+    all_in, encode_pieces, short_and_clean, unreserved_len, write_entries, BUFFER, ONCE,
+};
 pub(crate) use kernels::{count_byte, decode_pairs, is_clean, plain_quoted_len};
 pub(crate) use rules::{decode_escape, is_unreserved_lookup};
 pub use rules::{is_unreserved, DecodeError};
@@ -65,6 +67,13 @@ impl<'a> Unreserved<'a> {
     pub(crate) fn as_bytes(self) -> &'a [u8] {
         self.0
     }
+}
+
+/// The longest unreserved prefix of `bytes`, with its proof, and the bytes after it: a
+/// parser that scans a token or a quoted value this way learns whether it is clean on the way.
+pub(crate) fn split_unreserved(bytes: &[u8]) -> (Unreserved<'_>, &[u8]) {
+    let (clean, rest) = bytes.split_at(unreserved_len(bytes));
+    (Unreserved(clean), rest)
 }
 
 /// A protocol parameter's value: proved unreserved, or bytes still to be checked.

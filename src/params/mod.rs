@@ -231,13 +231,19 @@ impl Parameters {
     ///
     /// A malformed percent-escape, with its offset in `value`. Nothing is added then, and the
     /// bytes decoded before it are wiped.
-    pub(crate) fn push_header(&mut self, name: &str, value: &[u8]) -> Result<(), DecodeError> {
+    pub(crate) fn push_header(
+        &mut self,
+        name: &str,
+        clean_name: Option<Unreserved<'_>>,
+        value: Value<'_>,
+    ) -> Result<(), DecodeError> {
         let name_start = self.bytes.len();
         self.bytes.extend_from_slice(name.as_bytes());
         let name_end = self.bytes.len();
         // Unreserved bytes (what signers send but for the signature) have no escape to decode:
-        // one pass tells, and they are copied as they are.
-        let clean_value = encode::is_clean(value);
+        // they are copied as they are.
+        let clean_value = value.is_clean();
+        let value = value.as_bytes();
         if clean_value {
             self.bytes.extend_from_slice(value);
         } else if let Err(e) = encode::decode_to_vec(value, false, &mut self.bytes) {
@@ -247,7 +253,7 @@ impl Parameters {
             return Err(e);
         }
         let name = &self.bytes[name_start..name_end];
-        let name_clean = encode::is_clean(name);
+        let name_clean = clean_name.is_some() || encode::is_clean(name);
         let clean = name_clean && (clean_value || encode::is_clean(&self.bytes[name_end..]));
         self.entries.push(Entry {
             source: Source::Header,
@@ -679,12 +685,22 @@ mod tests {
             ("a!b", b"v", b"v"),
             ("oauth_callback", b"x+y", b"x+y"),
         ];
+        // With the proofs of cleanness a parser finds on its way, as the header's gives them.
+        let proved = |bytes: &'static [u8]| {
+            let (clean, rest) = encode::split_unreserved(bytes);
+            rest.is_empty().then_some(clean)
+        };
         for (name, value, _) in sent {
-            params.push_header(name, value).unwrap();
+            let value = proved(value).map_or(Value::Unchecked(value), Value::Unreserved);
+            params
+                .push_header(name, proved(name.as_bytes()), value)
+                .unwrap();
         }
         // A bad escape adds nothing and leaves no byte of what it decoded.
         let held = params.bytes.len();
-        let error = params.push_header("oauth_verifier", b"ab%4").unwrap_err();
+        let error = params
+            .push_header("oauth_verifier", None, Value::Unchecked(b"ab%4"))
+            .unwrap_err();
         assert_eq!(error.offset(), 2);
         assert_eq!(params.bytes.len(), held);
         assert_eq!(params.len(), 6);

@@ -27,6 +27,11 @@ fn every_kernel_agrees_with_its_byte_by_byte_twin() {
     for bytes in inputs() {
         assert_eq!(is_clean(&bytes), naive::is_clean(&bytes), "{bytes:?}");
         assert_eq!(
+            unreserved_len(&bytes),
+            naive::unreserved_len(&bytes),
+            "{bytes:?}"
+        );
+        assert_eq!(
             run_until(&bytes, amp),
             naive::run_until(&bytes, amp),
             "{bytes:?}"
