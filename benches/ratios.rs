@@ -12,7 +12,8 @@
 //!   decoded pairs (its fastest row, which the rows from the wire are held to as well); and
 //!   against the HMAC-SHA1 floor (the finished base string and the key, keyed every time).
 //! - W5, verifying the W1 request (memory stores, a new nonce every time), against signing
-//!   the same request with a kept signer, with and without its header.
+//!   the same request with a kept signer, with and without its header; beside them, parsing
+//!   the header alone.
 //!
 //! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS]` (200 rounds unless told).
 
@@ -25,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::encode;
+use oauth1_signer::header::Authorization;
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Request, RequestParts};
 
@@ -233,6 +235,8 @@ fn verifying(rounds: usize) {
     };
     let mut verifier = fresh();
     let mut next = 0;
+    // The parse walks the pool as the verification does.
+    let mut parsed = 0;
     let mut rows = [
         // Outside: the signer and the parsed request. Inside: the signature.
         Row::new("oauth1-signer: sign", || {
@@ -246,6 +250,13 @@ fn verifying(rounds: usize) {
                     .unwrap()
                     .authorization(),
             );
+        }),
+        // Outside: the signed headers. Inside: the next one parsed (`Authorization::parse`, the same
+        // parser the verifier runs, decoding into a header of its own): the part of verifying
+        // that signing does not do, for scale.
+        Row::new("oauth1-signer: parse the header", || {
+            black_box(Authorization::parse(black_box(&headers[parsed % POOL])).unwrap());
+            parsed += 1;
         }),
         // Outside: the credential store, the parsed request, the signed headers. Inside: the
         // verification (header parse, lookups, signature, nonce record); a new store, when the
