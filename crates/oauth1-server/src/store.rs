@@ -201,6 +201,12 @@ impl TokenCredential {
     pub fn owner(&self) -> Option<&str> {
         self.owner.as_deref()
     }
+
+    /// The owner, taking the credential apart: the copy a store handed out is not copied
+    /// again.
+    pub(crate) fn into_owner(self) -> Option<String> {
+        self.owner
+    }
 }
 
 /// Where the application keeps the credentials of its clients: a database, a cache, memory.

@@ -335,7 +335,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let verified = Verified {
             consumer_key,
             token,
-            owner: held.and_then(|t| t.owner().map(str::to_owned)),
+            owner: held.and_then(TokenCredential::into_owner),
             method,
             timestamp,
             realm,
