@@ -25,8 +25,8 @@ impl Wake for Unpark {
 }
 
 /// Polls `future` on this thread until it is ready, parking the thread between polls. It is
-/// taken pinned where the caller made it: a verification's future is about a kilobyte, which
-/// a future taken by value would be copied to be pinned.
+/// taken already pinned where the caller made it: taken by value, a verification's future
+/// (about a kilobyte) would be copied once more to be pinned.
 pub(crate) fn on<F: Future>(mut future: Pin<&mut F>) -> F::Output {
     if let Poll::Ready(output) = future
         .as_mut()

@@ -170,10 +170,10 @@ impl TokenStore for MemoryCredentials {
 /// cannot do better, nor choose nonces that crowd the table.
 ///
 /// The table is split by fingerprint into 64 shards, each behind its own lock. A hash table
-/// that grows moves every entry it holds while its lock is held; one table of several million
-/// nonces made every request wait a tenth of a second or more each time it grew. A shard
-/// holds a sixty-fourth of the nonces, and a request waits only for its own shard; concurrent
-/// requests mostly take different locks.
+/// that grows, or is rebuilt once removals have left tombstones in its free slots, moves every
+/// entry it holds while its lock is held: with millions of nonces in one table, every request
+/// would wait for that. A shard holds a sixty-fourth of the nonces, and a request waits only
+/// for its own shard; concurrent requests mostly take different locks.
 pub struct MemoryNonceStore {
     /// The key of the fingerprints.
     key: FingerprintKey,
