@@ -395,10 +395,9 @@ impl MemoryNonceStore {
 }
 
 /// The shard of a fingerprint: its top bits, which the tables do not hash by.
+#[allow(clippy::cast_possible_truncation)] // six bits
 fn shard_of(fingerprint: u128) -> usize {
-    #[allow(clippy::cast_possible_truncation)] // six bits
-    let shard = (fingerprint >> (128 - SHARDS.trailing_zeros())) as usize;
-    shard
+    (fingerprint >> (128 - SHARDS.trailing_zeros())) as usize
 }
 
 /// A shard's state, locked.
