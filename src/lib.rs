@@ -152,7 +152,7 @@ pub use error::Error;
 pub use header::Realm;
 pub use parts::RequestParts;
 pub use request::{Request, Signed, Signer};
-pub use secret::Secret;
+pub use secret::{Secret, SecretId};
 #[cfg(feature = "rsa")]
 pub use sign::PublicKey;
 pub use sign::{PrivateKey, Signature, SignatureMethod};

@@ -1,7 +1,8 @@
 //! Secrets: the consumer secret and the token secret (RFC 5849 §3.4.2 keys).
 
 use std::fmt;
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Weak};
 
 use zeroize::{Zeroize, Zeroizing};
 
@@ -88,7 +89,75 @@ impl Drop for Bytes {
     }
 }
 
+/// Which secret a secret is, by the bytes it holds in memory, not by their value:
+/// [`SecretId::is`] recognizes the secret it was taken from and that secret's clones, and no
+/// other secret, even one with the same bytes. It holds none of the bytes. Once the secret's
+/// last clone is dropped (and its bytes wiped), it recognizes no secret made later: the
+/// memory the bytes were in is not given to another secret while an id of it is kept.
+///
+/// Equal ids are ids of one secret; they hash alike. A cache of what was derived from secrets
+/// (a keyed HMAC) finds its entries by them without reading, or hashing, a secret.
+///
+/// ```
+/// use oauth1_signer::Secret;
+///
+/// let secret = Secret::from("kd94hf93k423kf44");
+/// let id = secret.id();
+/// assert!(id.is(&secret.clone()));
+/// assert_eq!(id, secret.clone().id());
+/// assert!(!id.is(&Secret::from("kd94hf93k423kf44")));
+/// assert_eq!(format!("{id:?}"), "SecretId(..)");
+/// ```
+#[derive(Clone)]
+pub struct SecretId(Option<Weak<Bytes>>);
+
+impl SecretId {
+    /// Whether `secret` is the secret this id was taken from, or one of its clones. The empty
+    /// secret of [`Secret::default`] is one secret, however often it is made.
+    #[must_use]
+    pub fn is(&self, secret: &Secret) -> bool {
+        self.address() == address_of(secret.0.as_ref().map(Arc::as_ptr))
+    }
+
+    /// Where the secret's bytes are; 0 for the default secret. The weak reference keeps that
+    /// memory from being given to another secret.
+    fn address(&self) -> usize {
+        address_of(self.0.as_ref().map(Weak::as_ptr))
+    }
+}
+
+/// The address of a secret's bytes, 0 for none.
+fn address_of(bytes: Option<*const Bytes>) -> usize {
+    bytes.map_or(0, <*const Bytes>::addr)
+}
+
+impl PartialEq for SecretId {
+    fn eq(&self, other: &Self) -> bool {
+        self.address() == other.address()
+    }
+}
+
+impl Eq for SecretId {}
+
+impl Hash for SecretId {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.address().hash(state);
+    }
+}
+
+impl fmt::Debug for SecretId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SecretId(..)")
+    }
+}
+
 impl Secret {
+    /// This secret's identity (see [`SecretId`]), shared by its clones.
+    #[must_use]
+    pub fn id(&self) -> SecretId {
+        SecretId(self.0.as_ref().map(Arc::downgrade))
+    }
+
     /// The secret's bytes. Handle them with the same care as the secret.
     #[must_use]
     pub fn expose(&self) -> &[u8] {
@@ -189,5 +258,31 @@ mod tests {
             "the buffer taken"
         );
         assert!(Secret::default().is_empty());
+    }
+
+    /// An id is its secret's and its clones', never another's: not one made apart with the
+    /// same bytes, nor one made after the secret was dropped (whose memory would otherwise be
+    /// the first the allocator hands out again).
+    #[test]
+    fn an_id_recognizes_its_secret_alone() {
+        let secret = Secret::from("kd94hf93k423kf44");
+        let id = secret.id();
+        assert!(id.is(&secret) && id.is(&secret.clone()));
+        assert_eq!(id, secret.clone().id());
+        assert!(!id.is(&Secret::from("kd94hf93k423kf44")));
+        assert!(!id.is(&Secret::default()));
+        assert_ne!(id, Secret::from("kd94hf93k423kf44").id());
+        assert!(Secret::default().id().is(&Secret::default()));
+        assert_eq!(Secret::default().id(), Secret::default().id());
+        assert!(!Secret::default().id().is(&Secret::from("")));
+        for text in ["kd94hf93k423kf44", &"x".repeat(SHORT + 10)] {
+            let secret = Secret::from(text);
+            let id = secret.id();
+            drop(secret);
+            for _ in 0..100 {
+                let later = Secret::from(text);
+                assert!(!id.is(&later) && id != later.id(), "{}", text.len());
+            }
+        }
     }
 }

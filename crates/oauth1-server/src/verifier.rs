@@ -135,7 +135,11 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// Keeps the keyed HMACs of at most `capacity` credential pairs (the consumer's and the
     /// token's secret) that verified lately, so that their next requests are not keyed again
     /// ([`DEFAULT_MAC_CACHE`] unless set; 0 keeps none). An entry is used only while the store
-    /// still hands out the same secrets, so a changed secret takes effect at once. Only pairs
+    /// still hands out the same secrets, so a changed secret takes effect at once. A store
+    /// that hands out the same [`Secret`](oauth1_signer::Secret) for every request, as
+    /// [`MemoryCredentials`](crate::MemoryCredentials) does, has its entries found by the
+    /// secrets' identity ([`SecretId`](oauth1_signer::SecretId)); one that makes them anew, by
+    /// a keyed hash of their bytes. Only pairs
     /// whose signature matched are kept: a request with credentials that are unknown, or
     /// known and not used lately, is keyed from the secrets, one extra hash block or two.
     #[must_use]
