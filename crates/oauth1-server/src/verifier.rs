@@ -139,9 +139,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// that hands out the same [`Secret`](oauth1_signer::Secret) for every request, as
     /// [`MemoryCredentials`](crate::MemoryCredentials) does, has its entries found by the
     /// secrets' identity ([`SecretId`](oauth1_signer::SecretId)); one that makes them anew, by
-    /// a keyed hash of their bytes. Only pairs
-    /// whose signature matched are kept: a request with credentials that are unknown, or
-    /// known and not used lately, is keyed from the secrets, one extra hash block or two.
+    /// a keyed hash of their bytes. Only pairs whose signature matched are kept: a request
+    /// with credentials that are unknown, or known and not used lately, is keyed from the
+    /// secrets, one extra hash block or two.
     #[must_use]
     pub fn with_mac_cache(mut self, capacity: usize) -> Self {
         self.macs = MacCache::new(capacity);
