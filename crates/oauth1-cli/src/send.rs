@@ -93,9 +93,15 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         .sign_oauth1_with(&signer, transport, &nonce, timestamp)
         .map_err(|e| e.to_string())?;
 
-    let response = client
-        .execute(request)
-        .map_err(|e| format!("sending the request: {}", crate::input::with_causes(&e)))?;
+    // The signed request is named by its host only: its URL may carry the signature (and with
+    // PLAINTEXT, both secrets), and it could be replayed within the server's window.
+    let host = origin(request.url());
+    let response = client.execute(request).map_err(|e| {
+        format!(
+            "sending the request to {host}: {}",
+            crate::input::with_causes(&e.without_url())
+        )
+    })?;
     let status = response.status();
     let mut head = format!("{:?} {status}\n", response.version());
     for (name, value) in response.headers() {
@@ -104,9 +110,12 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         head.push_str(&String::from_utf8_lossy(value.as_bytes()));
         head.push('\n');
     }
-    let answer = response
-        .bytes()
-        .map_err(|e| format!("reading the response: {e}"))?;
+    let answer = response.bytes().map_err(|e| {
+        format!(
+            "reading the response of {host}: {}",
+            crate::input::with_causes(&e.without_url())
+        )
+    })?;
     let mut stdout = std::io::stdout().lock();
     if args.include {
         let _ = writeln!(stdout, "{head}");
@@ -142,6 +151,11 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         }
     }
     Err(format!("the server answered {status}"))
+}
+
+/// The scheme, host and port of `url`: what an error names of a signed request.
+fn origin(url: &reqwest::Url) -> String {
+    url.origin().ascii_serialization()
 }
 
 /// The request with the `-H` headers and the body; its `Content-Type` and the bytes sent

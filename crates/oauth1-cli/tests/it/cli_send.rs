@@ -243,7 +243,9 @@ fn bad_flags_are_clear_errors() {
     let out = send(&[&format!("http://127.0.0.1:{port}/x")]);
     let stderr = text(&out.stderr);
     assert!(
-        stderr.starts_with("error: sending the request: "),
+        stderr.starts_with(&format!(
+            "error: sending the request to http://127.0.0.1:{port}: "
+        )),
         "{stderr}"
     );
     assert!(
@@ -257,4 +259,71 @@ fn bad_flags_are_clear_errors() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// A loopback port nobody listens on.
+fn closed_port() -> u16 {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    closed.local_addr().unwrap().port()
+}
+
+/// A server that answers every connection with a head promising more body than it sends, then
+/// closes: reading the response fails.
+fn cut_short() -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten().take(6) {
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort");
+        }
+    });
+    port
+}
+
+/// A request that fails, in sending or in reading the answer, is named by its origin: never by
+/// its signed URL, which with PLAINTEXT in the query holds both secrets, and which could be
+/// replayed within the server's window with any method.
+#[test]
+fn a_failed_send_never_prints_the_signed_request() {
+    for (port, doing) in [
+        (closed_port(), "sending the request to"),
+        (cut_short(), "reading the response of"),
+    ] {
+        for method in ["PLAINTEXT", "HMAC-SHA1"] {
+            for transport in ["query", "header", "body"] {
+                let out = send(&[
+                    &format!("http://127.0.0.1:{port}/x?a=1"),
+                    "--transport",
+                    transport,
+                    "--signature-method",
+                    method,
+                    "-d",
+                    "b=2",
+                ]);
+                assert!(!out.status.success());
+                let stderr = text(&out.stderr);
+                assert!(
+                    stderr.starts_with(&format!("error: {doing} http://127.0.0.1:{port}: ")),
+                    "{stderr}"
+                );
+                for leaked in [
+                    "oauth_signature",
+                    "oauth_nonce",
+                    "a=1",
+                    "/x",
+                    "consumer%20secret",
+                    "token%20secret",
+                    CONSUMER.1,
+                ] {
+                    assert!(
+                        !stderr.contains(leaked),
+                        "{method} {transport}: {leaked:?} in {stderr}"
+                    );
+                }
+            }
+        }
+    }
 }
