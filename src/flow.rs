@@ -295,9 +295,20 @@ pub fn authorization_url(endpoint: &Url, temporary: &TemporaryCredentials) -> Ur
 }
 
 /// The redirect back to the client's callback (§2.2): the temporary token and the verifier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its `Debug` does not show the verifier: with the temporary credentials it gets the token
+/// credentials, so it is kept out of logs as the secrets are.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Callback {
     verifier: String,
+}
+
+impl fmt::Debug for Callback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Callback")
+            .field("verifier", &format_args!(".."))
+            .finish()
+    }
 }
 
 impl Callback {
@@ -533,6 +544,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.verifier(), "a+b c");
+        // The verifier gets the token credentials: kept out of `Debug`.
+        assert_eq!(format!("{c:?}"), "Callback { verifier: .. }");
     }
 
     #[test]

@@ -92,6 +92,13 @@ fn the_three_legged_flow() {
     )
     .unwrap();
     debug("TokenCredentials", &tokens);
+    // The verifier, with the temporary credentials, gets the token credentials.
+    let callback = oauth1_signer::flow::Callback::parse(
+        &format!("oauth_token=t&oauth_verifier={TS}"),
+        &temporary,
+    )
+    .unwrap();
+    debug("Callback", &callback);
     // Answers the flow refuses, each with the secret in them.
     for body in [
         format!("oauth_token=t&oauth_token_secret={TS}"),
