@@ -62,15 +62,20 @@ pub(crate) fn each_har_entry<A: Clone>(
     let total = entries.len();
     let mut failed = 0;
     for (i, (n, capture)) in entries.into_iter().enumerate() {
-        let label = format!("entry {n}: {} {}", capture.method, capture.url);
+        // The method and URL are the capture's: shown escaped.
+        let label = format!(
+            "entry {n}: {} {}",
+            crate::terminal::value(&capture.method),
+            crate::terminal::value(&capture.url)
+        );
         if !json {
             if i > 0 {
-                println!();
+                say!();
             }
-            println!("== {label}");
+            say!("== {label}");
         }
         if let Err(e) = run(args.clone(), label.clone(), capture) {
-            eprintln!("error: {label}: {e}");
+            tell!("error: {label}: {e}");
             failed += 1;
         }
     }

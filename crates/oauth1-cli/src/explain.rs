@@ -187,7 +187,7 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
     };
     if verbose {
         sign_verbose(&flags).map_err(|e| e.to_string())?;
-        println!();
+        say!();
     }
     let request = flags.request().map_err(|e| e.to_string())?;
     let explanation = explain(
@@ -202,7 +202,8 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
 
     let matched = explanation.verdict() == Verdict::Match;
     if args.json {
-        println!("{}", to_json(&answer_line(label.as_deref(), &explanation)));
+        let line = to_json(&answer_line(label.as_deref(), &explanation));
+        println!("{}", crate::terminal::json(&line));
         return Ok(matched);
     }
     report(
@@ -221,7 +222,20 @@ pub(crate) fn report(
     explanation: &Explanation,
     observed_base_string: Option<&str>,
 ) -> std::io::Result<()> {
-    writeln!(out, "verdict:    {}", explanation.verdict())?;
+    let text = report_text(explanation, observed_base_string)
+        .map_err(|_| std::io::Error::other("formatting the report"))?;
+    out.write_all(crate::terminal::text(&text).as_bytes())
+}
+
+/// The text of [`report`]; the other side's base string, which may come from outside (a
+/// server's answer, a pasted text), shown escaped.
+fn report_text(
+    explanation: &Explanation,
+    observed_base_string: Option<&str>,
+) -> Result<String, std::fmt::Error> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    writeln!(&mut out, "verdict:    {}", explanation.verdict())?;
     if explanation.verdict() == Verdict::Explained {
         let label = if explanation.is_pair() {
             "together"
@@ -230,17 +244,21 @@ pub(crate) fn report(
         };
         for (i, cause) in explanation.causes().iter().enumerate() {
             let head = if i == 0 { "cause:" } else { label };
-            writeln!(out, "{head:<11} {cause}: the other side {}", cause.what())?;
+            writeln!(
+                &mut out,
+                "{head:<11} {cause}: the other side {}",
+                cause.what()
+            )?;
             if i == 0 || explanation.is_pair() {
-                writeln!(out, "{:<11} {}", "fix:", cause.fix())?;
+                writeln!(&mut out, "{:<11} {}", "fix:", cause.fix())?;
             }
         }
     }
     if explanation.verdict() != Verdict::Explained {
-        writeln!(out, "detail:     {}", explanation.detail())?;
+        writeln!(&mut out, "detail:     {}", explanation.detail())?;
     }
     let reference = explanation.reference_base_string().as_str();
-    writeln!(out, "reference:  {reference}")?;
+    writeln!(&mut out, "reference:  {reference}")?;
     // With only a signature observed, the other side's base string is the one that reproduces
     // it: not observed, but reproduced.
     let (label, theirs) = match (observed_base_string, explanation.reproduced_base_string()) {
@@ -249,19 +267,28 @@ pub(crate) fn report(
         (None, None) => ("", None),
     };
     if let Some(theirs) = theirs {
-        writeln!(out, "{:<11} {theirs}", format!("{label}:"))?;
+        writeln!(
+            &mut out,
+            "{:<11} {}",
+            format!("{label}:"),
+            crate::terminal::value(theirs)
+        )?;
     }
     if let (Some(theirs), Some(difference)) = (theirs, explanation.difference()) {
-        writeln!(out, "difference: {difference}")?;
+        writeln!(&mut out, "difference: {difference}")?;
         let at = difference.offset();
         let from = floor(reference, at.saturating_sub(40));
         let prefix = if from > 0 { "…" } else { "" };
-        writeln!(out, "  reference  {prefix}{}", window(reference, from))?;
-        writeln!(out, "  {label:<10} {prefix}{}", window(theirs, from))?;
+        writeln!(&mut out, "  reference  {prefix}{}", window(reference, from))?;
+        writeln!(
+            &mut out,
+            "  {label:<10} {prefix}{}",
+            crate::terminal::value(&window(theirs, from))
+        )?;
         let caret = reference[from..floor(reference, at)].chars().count() + prefix.chars().count();
-        writeln!(out, "  {:<10} {}^", "", " ".repeat(caret))?;
+        writeln!(&mut out, "  {:<10} {}^", "", " ".repeat(caret))?;
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Up to 80 characters of `text` from byte `from`.

@@ -269,7 +269,8 @@ pub(crate) fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), St
                 e.valid_up_to()
             ),
         };
-        writeln!(stdout, "{answered}").map_err(|e| format!("writing: {e}"))?;
+        writeln!(stdout, "{}", crate::terminal::json(&answered))
+            .map_err(|e| format!("writing: {e}"))?;
     }
     stdout.flush().map_err(|e| format!("writing: {e}"))
 }
@@ -315,12 +316,12 @@ pub(crate) fn url(text: &str) -> Result<reqwest::Url, String> {
 /// wrong secret).
 pub(crate) fn warn_of_likely_mistakes(consumer_key: &str, token: Option<&str>, token_secret: bool) {
     if consumer_key.is_empty() {
-        eprintln!(
+        tell!(
             "warning: the consumer key is empty: give the one the provider issued (--consumer-key)"
         );
     }
     if token.is_some_and(|t| !t.is_empty()) && !token_secret {
-        eprintln!(
+        tell!(
             "warning: --token without its secret: signing with an empty token secret; set OAUTH1_TOKEN_SECRET (or --token-secret)"
         );
     }

@@ -22,6 +22,17 @@
 // clap prints these doc comments as the help text, where backticks would show.
 #![allow(clippy::doc_markdown)]
 
+// First, so that its `say!` and `tell!` are in scope in every module after it.
+#[macro_use]
+mod terminal;
+mod authorize;
+mod capture;
+mod explain;
+mod input;
+mod send;
+mod sign;
+mod verify;
+
 use std::io::{self, Read};
 use std::process::ExitCode;
 
@@ -89,19 +100,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            tell!("error: {message}");
             ExitCode::from(failure)
         }
     }
 }
-
-mod authorize;
-mod capture;
-mod explain;
-mod input;
-mod send;
-mod sign;
-mod verify;
 
 fn encode(value: &std::ffi::OsStr) -> Result<(), String> {
     let bytes = if value == "-" {

@@ -2,7 +2,7 @@
 //! timestamp and sent; the response body goes to standard output. A 400 or 401 whose body
 //! echoes the server's base string gets the diagnosis of `oauth1 explain` on standard error.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use clap::Args;
@@ -117,13 +117,29 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         )
     })?;
     let mut stdout = std::io::stdout().lock();
+    // The answer as it came, unless standard output is a terminal, which would act on its
+    // control characters: there they are shown escaped.
+    let on_terminal = stdout.is_terminal();
     if args.include {
+        let head = if on_terminal {
+            crate::terminal::text(&head)
+        } else {
+            head.as_str().into()
+        };
         let _ = writeln!(stdout, "{head}");
     } else {
-        eprintln!("{}", head.lines().next().unwrap_or_default());
+        tell!("{}", head.lines().next().unwrap_or_default());
     }
+    let shown: std::borrow::Cow<'_, [u8]> = if on_terminal {
+        crate::terminal::text(&String::from_utf8_lossy(&answer))
+            .into_owned()
+            .into_bytes()
+            .into()
+    } else {
+        (&answer[..]).into()
+    };
     stdout
-        .write_all(&answer)
+        .write_all(&shown)
         .and_then(|()| stdout.flush())
         .map_err(|e| format!("writing the response: {e}"))?;
     drop(stdout);
@@ -202,9 +218,9 @@ fn with_headers_and_body(
 /// as sent is on standard output.
 fn report_problem(answer: &[u8]) {
     if let Some((problem, advice)) = problem_report(answer) {
-        eprintln!("problem:    {problem}");
+        tell!("problem:    {}", crate::terminal::value(&problem));
         if let Some(advice) = advice {
-            eprintln!("advice:     {advice}");
+            tell!("advice:     {}", crate::terminal::value(&advice));
         }
     }
 }

@@ -137,9 +137,9 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
     }
     let done = flags.sign().map_err(|e| e.to_string())?;
     let (signature, authorization) = shown(&done);
-    println!("base string:   {}", done.base_string());
-    println!("signature:     {signature}");
-    println!("authorization: {authorization}");
+    say!("base string:   {}", done.base_string());
+    say!("signature:     {signature}");
+    say!("authorization: {authorization}");
     Ok(())
 }
 
@@ -151,12 +151,12 @@ pub(crate) fn sign_verbose(flags: &FromFlags) -> Result<(), Error> {
     let signer = &flags.signer;
     let request = flags.request()?;
     let done = flags.sign()?;
-    println!("parameters (source, decoded name = value, then as encoded), in normalized order:");
+    say!("parameters (source, decoded name = value, then as encoded), in normalized order:");
     let params = done.parameters();
     let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for p in params.iter() {
-        let name = String::from_utf8_lossy(p.name);
-        println!(
+        let name = crate::terminal::bytes(p.name);
+        say!(
             "  {:<5}  {name:<width$} = {:?}\n         {}={}",
             p.source.to_string(),
             String::from_utf8_lossy(p.value),
@@ -164,13 +164,13 @@ pub(crate) fn sign_verbose(flags: &FromFlags) -> Result<(), Error> {
             encode(p.value),
         );
     }
-    println!("normalized:    {}", done.parameters());
-    println!("method:        {}", done.base_string().method());
-    println!("base URI:      {}", BaseUri::new(request.url())?);
-    println!("base string:   {}", done.base_string());
-    println!("key:           {}", key_shape(signer));
+    say!("normalized:    {}", done.parameters());
+    say!("method:        {}", done.base_string().method());
+    say!("base URI:      {}", BaseUri::new(request.url())?);
+    say!("base string:   {}", done.base_string());
+    say!("key:           {}", key_shape(signer));
     let (signature, authorization) = shown(&done);
-    println!("signature:     {signature}");
-    println!("authorization: {authorization}");
+    say!("signature:     {signature}");
+    say!("authorization: {authorization}");
     Ok(())
 }

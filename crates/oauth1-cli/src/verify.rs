@@ -245,13 +245,16 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
         true,
     ) {
         Ok(verified) => {
-            println!("valid");
-            println!("consumer key:  {}", verified.consumer_key());
+            say!("valid");
+            say!(
+                "consumer key:  {}",
+                crate::terminal::value(verified.consumer_key())
+            );
             if let Some(token) = verified.token() {
-                println!("token:         {token}");
+                say!("token:         {}", crate::terminal::value(token));
             }
-            println!("method:        {}", verified.signature_method());
-            println!("parameters:    {}", verified.parameters());
+            say!("method:        {}", verified.signature_method());
+            say!("parameters:    {}", verified.parameters());
             Ok(())
         }
         Err(e) => invalid(&e),
@@ -260,18 +263,18 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
 
 /// Prints why a request does not verify, and the answer a server gives.
 fn invalid(e: &VerifyError) -> Result<(), String> {
-    println!("invalid: {}", e.reason());
-    println!("detail:        {e}");
+    say!("invalid: {}", e.reason());
+    say!("detail:        {e}");
     if let VerifyError::BadSignature { base_string, .. } = e {
-        println!("base string:   {base_string}");
+        say!("base string:   {base_string}");
     }
     if let Some(problem) = e.problem() {
-        println!(
+        say!(
             "answer:        {} {}",
             problem.status(),
             problem.to_urlencoded()
         );
-        println!("advice:        {}", problem.advice());
+        say!("advice:        {}", problem.advice());
     }
     Err(format!("the request does not verify ({})", e.reason()))
 }

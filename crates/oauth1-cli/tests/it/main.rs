@@ -12,6 +12,7 @@ mod cli;
 mod cli_authorize;
 mod cli_capture;
 mod cli_send;
+mod cli_terminal;
 mod interop_provider;
 mod paths;
 mod secrets;
