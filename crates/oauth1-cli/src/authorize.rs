@@ -1,17 +1,19 @@
 //! `oauth1 authorize`: token credentials from a provider, the three-legged flow of RFC 5849 §2
 //! with a loopback callback (or `oob` and the verifier typed in).
 
-use std::io::{BufRead, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, Write};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use oauth1_reqwest::Provider;
 use oauth1_signer::encode::encode;
-use oauth1_signer::flow::{Callback, FlowError, TemporaryCredentials};
 
 use crate::input::ConsumerArgs;
+use crate::terminal::value;
+use listener::Listener;
+
+mod listener;
 
 #[derive(Args, Clone)]
 pub(crate) struct AuthorizeArgs {
@@ -41,9 +43,6 @@ pub(crate) struct AuthorizeArgs {
     pub(crate) json: bool,
 }
 
-/// The most bytes of the browser's request read, its request line and headers.
-const MAX_CALLBACK_REQUEST: usize = 16 * 1024;
-
 pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
     let signer = args.consumer.signer()?;
     let provider = Provider::new(
@@ -52,8 +51,11 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
         &args.access_token_url,
     )
     .map_err(|e| e.to_string())?;
+    // Redirects are not followed: reqwest's default policy would send the signed header on
+    // to wherever an answer points on the same host.
     let client = reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(60))
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| format!("starting the HTTP client: {e}"))?;
     let deadline = Instant::now() + Duration::from_secs(args.timeout);
@@ -65,24 +67,20 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
                 "--callback {other:?}: the only value is oob (the verifier typed in); without it, the callback is a loopback listener (--listen)"
             ))
         }
-        None => Some(
-            TcpListener::bind(&args.listen)
-                .map_err(|e| format!("listening on {} for the callback: {e}", args.listen))?,
-        ),
+        None => Some(Listener::bind(&args.listen)?),
     };
-    let callback = match &listener {
-        None => "oob".to_owned(),
-        Some(listener) => {
-            let address = listener
-                .local_addr()
-                .map_err(|e| format!("reading the callback's address: {e}"))?;
-            format!("http://{address}/callback")
-        }
-    };
+    let callback = listener
+        .as_ref()
+        .map_or_else(|| "oob".to_owned(), Listener::callback_url);
 
     let temporary = provider
         .temporary_credentials_blocking(&client, &signer, &callback)
-        .map_err(|e| format!("temporary credentials: {}", crate::input::with_causes(&e)))?;
+        .map_err(|e| {
+            format!(
+                "temporary credentials: {}",
+                value(&crate::input::with_causes(&e))
+            )
+        })?;
     let url = provider.authorization_url(&temporary);
     let mut stderr = std::io::stderr().lock();
     let _ = writeln!(
@@ -93,12 +91,17 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
     drop(stderr);
 
     let verifier = match listener {
-        Some(listener) => wait_for_callback(&listener, &temporary, deadline)?,
+        Some(listener) => listener.wait(&temporary, deadline)?,
         None => read_verifier(deadline)?,
     };
     let credentials = provider
         .token_credentials_blocking(&client, &signer, &temporary, &verifier)
-        .map_err(|e| format!("token credentials: {}", crate::input::with_causes(&e)))?;
+        .map_err(|e| {
+            format!(
+                "token credentials: {}",
+                value(&crate::input::with_causes(&e))
+            )
+        })?;
 
     let token = credentials.token();
     let secret = String::from_utf8_lossy(token.secret().expose()).into_owned();
@@ -116,7 +119,8 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
             .into_iter()
             .map(|(name, value)| (name, serde_json::Value::String(value)))
             .collect();
-        println!("{}", serde_json::Value::Object(object));
+        let line = serde_json::Value::Object(object).to_string();
+        println!("{}", crate::terminal::json(&line));
     } else {
         // Each value percent-encoded, so that every line reads back as `name=value`.
         for (name, value) in pairs {
@@ -126,100 +130,13 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Waits for the browser's redirect to the callback; answers it with a page, and returns the
-/// verifier when the callback is this flow's.
-fn wait_for_callback(
-    listener: &TcpListener,
-    temporary: &TemporaryCredentials,
-    deadline: Instant,
-) -> Result<String, String> {
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("waiting for the callback: {e}"))?;
-    loop {
-        let (stream, _) = match listener.accept() {
-            Ok(connection) => connection,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if Instant::now() >= deadline {
-                    return Err(timed_out("the browser's redirect to the callback"));
-                }
-                std::thread::sleep(Duration::from_millis(50));
-                continue;
-            }
-            Err(e) => return Err(format!("waiting for the callback: {e}")),
-        };
-        if let Some(result) = answer_callback(stream, temporary) {
-            return result;
-        }
-    }
-}
-
 fn timed_out(what: &str) -> String {
     format!("no answer in time: waited for {what} until --timeout ran out; run again, and open the URL sooner (or give a longer --timeout)")
 }
 
-/// Reads one request of the browser and answers it; `None` for a request that is not the
-/// callback (a favicon, a request cut short), which is answered and then ignored.
-fn answer_callback(
-    mut stream: TcpStream,
-    temporary: &TemporaryCredentials,
-) -> Option<Result<String, String>> {
-    let _ = stream.set_nonblocking(false);
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let mut head = Vec::new();
-    let mut buf = [0u8; 1024];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_CALLBACK_REQUEST {
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-    }
-    let line = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    let line = String::from_utf8_lossy(line);
-    let target = line.split(' ').nth(1).unwrap_or("");
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    if path != "/callback" {
-        respond(&mut stream, "404 Not Found", "Not the callback.");
-        return None;
-    }
-    match Callback::parse(query, temporary) {
-        Ok(callback) => {
-            respond(
-                &mut stream,
-                "200 OK",
-                "The application is authorized. You can close this window.",
-            );
-            Some(Ok(callback.verifier().to_owned()))
-        }
-        Err(e) => {
-            respond(
-                &mut stream,
-                "400 Bad Request",
-                "The authorization did not complete. See the command line for why.",
-            );
-            Some(Err(match e {
-                FlowError::Problem { .. } => format!("the provider's callback: {e}"),
-                _ => format!("the callback: {e}"),
-            }))
-        }
-    }
-}
-
-fn respond(stream: &mut TcpStream, status: &str, message: &str) {
-    let page = format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>oauth1 authorize</title></head><body><p>{message}</p></body></html>"
-    );
-    let _ = write!(
-        stream,
-        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
-        page.len()
-    );
-    let _ = stream.flush();
-}
-
 /// Reads the verifier (PIN) the provider shows from standard input, until the deadline.
 fn read_verifier(deadline: Instant) -> Result<String, String> {
-    eprintln!("Then type the verifier (PIN) the provider shows, and press Enter:");
+    tell!("Then type the verifier (PIN) the provider shows, and press Enter:");
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
         let mut line = String::new();

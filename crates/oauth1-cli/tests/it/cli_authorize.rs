@@ -125,34 +125,232 @@ fn out_of_band_reads_the_verifier_and_prints_json() {
     );
 }
 
-#[test]
-fn a_callback_for_another_token_stops_the_command() {
-    let (_runtime, origin) = runtime_with_provider();
-    let mut child = authorize(&origin, &["--listen", "127.0.0.1:0", "--timeout", "30"]);
-    let (url, _, rest) = printed_url(&mut child);
-    // The callback the command listens on, reached with another token.
+/// The callback URL the command listens on, without its query: where the provider redirects
+/// the browser that opens `url`.
+fn callback_of(url: &str) -> String {
     let location = reqwest::blocking::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()
-        .get(&url)
+        .get(url)
         .send()
         .unwrap()
         .headers()["location"]
         .to_str()
         .unwrap()
         .to_owned();
-    let (callback, _) = location.split_once('?').unwrap();
-    let page =
-        reqwest::blocking::get(format!("{callback}?oauth_token=other&oauth_verifier=v")).unwrap();
+    location.split_once('?').unwrap().0.to_owned()
+}
+
+/// Sends `head` (a request line and headers, without the blank line) to the listener of
+/// `callback` as one request, and returns the answer's status line.
+fn raw(callback: &str, head: &str) -> String {
+    use std::io::Read;
+    let address = callback
+        .strip_prefix("http://")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(stream, "{head}\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+/// The child's exit, waited for at most `most`; killed and `None` past it.
+fn exit_within(child: &mut Child, most: Duration) -> Option<std::process::ExitStatus> {
+    let started = Instant::now();
+    while started.elapsed() < most {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// A request that is not this flow's callback (another token, none, a problem report alone,
+/// another `Host`, another method) is answered and ignored, and said on standard error,
+/// escaped; the browser's redirect still ends the wait.
+#[test]
+fn a_forged_callback_is_ignored_and_the_flows_own_ends_the_wait() {
+    let (_runtime, origin) = runtime_with_provider();
+    let mut child = authorize(&origin, &["--timeout", "60"]);
+    let (url, _, rest) = printed_url(&mut child);
+    let callback = callback_of(&url);
+    let port = callback
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let listener = format!("127.0.0.1:{port}");
+    let escapes = "%1B%5B2J%1B%5D52%3Bc%3BaGk%3D%07";
+    for (head, status) in [
+        (
+            format!("GET /callback?oauth_token=other&oauth_verifier=v HTTP/1.1\r\nHost: {listener}"),
+            "HTTP/1.1 400 Bad Request",
+        ),
+        (
+            format!("GET /callback?oauth_verifier=v HTTP/1.1\r\nHost: {listener}"),
+            "HTTP/1.1 400 Bad Request",
+        ),
+        (
+            format!("GET /callback?oauth_problem={escapes} HTTP/1.1\r\nHost: localhost:{port}"),
+            "HTTP/1.1 400 Bad Request",
+        ),
+        (
+            format!("GET /callback?oauth_token={}&oauth_verifier=v HTTP/1.1\r\nHost: rebound.example:{port}", TEMPORARY.0),
+            "HTTP/1.1 421 Misdirected Request",
+        ),
+        (
+            format!("GET /callback?oauth_token={}&oauth_verifier=v HTTP/1.1\r\nHost: 127.0.0.1:1", TEMPORARY.0),
+            "HTTP/1.1 421 Misdirected Request",
+        ),
+        (
+            format!("POST /callback?oauth_token={}&oauth_verifier=v HTTP/1.1\r\nHost: {listener}\r\nContent-Length: 0", TEMPORARY.0),
+            "HTTP/1.1 405 Method Not Allowed",
+        ),
+        (
+            format!("GET /favicon.ico HTTP/1.1\r\nHost: {listener}"),
+            "HTTP/1.1 404 Not Found",
+        ),
+    ] {
+        assert_eq!(raw(&callback, &head), status, "{head}");
+    }
+
+    // The browser: the provider redirects it to the command's callback.
+    let page = reqwest::blocking::get(&url).unwrap();
+    assert_eq!(page.status(), 200);
+    let (ok, stdout) = finish(child);
+    assert!(ok);
+    assert!(
+        stdout.starts_with(&format!("oauth_token={}\n", TOKEN.0)),
+        "{stdout}"
+    );
+    let stderr = rest.join().unwrap();
+    let ignored: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("ignored a"))
+        .collect();
+    assert_eq!(ignored.len(), 6, "{stderr}");
+    assert!(
+        ignored[0].starts_with(
+            "ignored a request to the callback: its oauth_token is not this flow's; still waiting"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        ignored[1].starts_with(
+            "ignored a request to the callback: it does not carry this flow's oauth_token;"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        ignored[2].starts_with("ignored a request to the callback: it reports oauth_problem=\\x1b[2J\\x1b]52;c;aGk=\\x07 without this flow's oauth_token;"),
+        "{stderr}"
+    );
+    assert!(ignored[3].starts_with(&format!("ignored a request to the callback listener: its Host is rebound.example:{port}, not this listener's {listener}")), "{stderr}");
+    assert!(ignored[4].contains("its Host is 127.0.0.1:1,"), "{stderr}");
+    assert!(
+        ignored[5].starts_with("ignored a POST request to the callback"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+}
+
+/// A callback with this flow's token that reports a problem ends the wait with it, escaped.
+#[test]
+fn a_problem_reported_for_this_flow_ends_the_wait_escaped() {
+    let (_runtime, origin) = runtime_with_provider();
+    let mut child = authorize(&origin, &["--timeout", "60"]);
+    let (url, _, rest) = printed_url(&mut child);
+    let callback = callback_of(&url);
+    let page = reqwest::blocking::get(format!(
+        "{callback}?oauth_token={}&oauth_problem=%1B%5B2J%1B%5D52%3Bc%3BaGk%3D%07&oauth_problem_advice=%C2%9B31m%E2%80%AEred%0Aok",
+        TEMPORARY.0
+    ))
+    .unwrap();
     assert_eq!(page.status(), 400);
     let output = child.wait_with_output().unwrap();
     assert!(!output.status.success());
     let stderr = rest.join().unwrap();
-    assert!(
-        stderr.contains("error: the callback: the callback's oauth_token is not the temporary token of this flow"),
-        "{stderr}"
+    assert_eq!(
+        stderr,
+        "error: the provider's callback: the server reports oauth_problem=\\x1b[2J\\x1b]52;c;aGk=\\x07 (\\x9b31m\\u{202e}red\\x0aok)\n",
     );
+}
+
+/// A client that sends its request a byte at a time holds neither the browser's redirect,
+/// served beside it, nor the command past its `--timeout`.
+#[test]
+fn a_slow_client_holds_neither_the_callback_nor_the_timeout() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    /// Opens a connection to `callback`'s listener and sends a header a byte every 200 ms,
+    /// never ending it, until `stop` (or 40 s).
+    fn trickle(callback: &str, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+        let address = callback
+            .strip_prefix("http://")
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        std::thread::spawn(move || {
+            let mut stream = std::net::TcpStream::connect(address).unwrap();
+            let _ = stream.write_all(b"GET /callback HTTP/1.1\r\nX-Slow: ");
+            let started = Instant::now();
+            while !stop.load(Ordering::Relaxed) && started.elapsed() < Duration::from_secs(40) {
+                if stream.write_all(b"a").is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    }
+
+    let (_runtime, origin) = runtime_with_provider();
+    // The redirect is served while the slow client sends.
+    let mut child = authorize(&origin, &["--timeout", "60"]);
+    let (url, _, _) = printed_url(&mut child);
+    let callback = callback_of(&url);
+    let stop = Arc::new(AtomicBool::new(false));
+    let slow = trickle(&callback, Arc::clone(&stop));
+    std::thread::sleep(Duration::from_millis(500));
+    let browser = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap();
+    let page = browser.get(&url).send();
+    let status = exit_within(&mut child, Duration::from_secs(20));
+    stop.store(true, Ordering::Relaxed);
+    slow.join().unwrap();
+    assert_eq!(page.map(|p| p.status()).ok(), Some(reqwest::StatusCode::OK));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+
+    // Nobody redirects: the command ends at its --timeout, whatever the slow client does.
+    let mut child = authorize(&origin, &["--timeout", "2"]);
+    let (url, _, rest) = printed_url(&mut child);
+    let stop = Arc::new(AtomicBool::new(false));
+    let slow = trickle(&callback_of(&url), Arc::clone(&stop));
+    let status = exit_within(&mut child, Duration::from_secs(15));
+    stop.store(true, Ordering::Relaxed);
+    slow.join().unwrap();
+    assert!(status.is_some_and(|s| !s.success()), "{status:?}");
+    assert!(rest.join().unwrap().contains("error: no answer in time"));
 }
 
 #[test]
@@ -190,5 +388,21 @@ fn a_provider_error_is_reported_and_nothing_waits() {
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         "error: temporary credentials: the provider answered 401 with oauth_problem=consumer_key_rejected (Apply for a key)\n"
+    );
+}
+
+/// The provider's endpoints are not followed to where a redirect points: the signed request
+/// goes only to the URL given.
+#[test]
+fn a_redirect_is_not_followed() {
+    let (_runtime, origin) = runtime_with_provider();
+    let output = authorize_at(&origin, "/moved", &["--timeout", "5"])
+        .wait_with_output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("error: temporary credentials: ") && stderr.contains("307"),
+        "{stderr}"
     );
 }

@@ -130,6 +130,14 @@ pub(crate) async fn provider() -> String {
             }),
         )
         .route("/huge", any(|| async { "a".repeat(100_000) }))
+        // A redirect to the temporary-credentials endpoint on the same host: a client that
+        // followed it would send its signed header on to another URL.
+        .route(
+            "/moved",
+            any(|| async {
+                axum::response::Redirect::temporary("/initiate")
+            }),
+        )
         .route("/authorize", any(authorize))
         .route(
             "/slow",
