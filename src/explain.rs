@@ -277,9 +277,25 @@ struct Attempt {
 }
 
 impl Attempt {
+    /// Whether two passes give the same base string and signature; the signatures (for
+    /// PLAINTEXT, the key itself) compared in constant time.
     fn same_as(&self, other: &Attempt) -> bool {
-        self.base_string == other.base_string && self.signature == other.signature
+        self.base_string == other.base_string
+            && match (&self.signature, &other.signature) {
+                (Some(a), Some(b)) => same_secret(a, b),
+                (None, None) => true,
+                _ => false,
+            }
     }
+}
+
+/// Whether two signatures are equal, compared in constant time (`subtle`), as
+/// [`Signature`]'s equality compares them: a variant's signature is computed with the secrets
+/// (for PLAINTEXT it is the key), and the time a comparison takes tells nothing of where it
+/// first differs from what the other side sent.
+fn same_secret(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
 impl<'a> Explainer<'a> {
@@ -533,7 +549,7 @@ impl<'c, 'o> Search<'c, 'o> {
             return true;
         };
         match &attempt.signature {
-            Some(signature) => signature.as_str() == observed,
+            Some(signature) => same_secret(signature, observed),
             None => self.rsa_reproduces(&attempt.base_string),
         }
     }
