@@ -101,18 +101,45 @@ pub fn check_url(text: &str) -> Result<(), CaptureError> {
 
 /// Why a capture cannot be read: what is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CaptureError(String);
+pub struct CaptureError {
+    message: String,
+    file: Option<String>,
+}
+
+impl CaptureError {
+    /// The file a pasted `curl` command would have read its data from (`-d @FILE`,
+    /// `--data-binary @FILE`, `--json @FILE`, `--data-urlencode name@FILE`), when that is why
+    /// it was refused: a capture is data, and the files it names are never read. A tool says
+    /// how its user gives the body instead.
+    #[must_use]
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
+    }
+}
 
 impl fmt::Display for CaptureError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for CaptureError {}
 
 pub(crate) fn error(message: impl Into<String>) -> CaptureError {
-    CaptureError(message.into())
+    CaptureError {
+        message: message.into(),
+        file: None,
+    }
+}
+
+/// The error of a pasted command that names a file to read its data from.
+pub(crate) fn file_named(flag: &str, value: &str, path: &str) -> CaptureError {
+    CaptureError {
+        message: format!(
+            "the curl command reads its data from a file ({flag} {value:?}), and a pasted command's files are not read"
+        ),
+        file: Some(path.to_owned()),
+    }
 }
 
 /// The error of a quote opened at byte `at` and never closed.

@@ -3,7 +3,7 @@
 
 use oauth1_signer::encode;
 
-use crate::capture::{error, unclosed, Capture, CaptureError};
+use crate::capture::{error, file_named, unclosed, Capture, CaptureError};
 
 /// Resolves each ANSI-C quoted word part (`$'…'`, which bash and zsh read, and browsers write
 /// for data with control characters or quotes) into an equivalent single-quoted one, leaving
@@ -285,14 +285,56 @@ impl Capture {
     /// `--url`, `-d`/`--data`/`--data-raw`/`--data-binary`/`--data-ascii`,
     /// `--data-urlencode`, `--json`, `-G` and `-I` shape the request; flags that change nothing
     /// signed (`--compressed`, `-s`, `-v`, `-A`, `-b`, …) are skipped; any other flag is an
-    /// error naming it. `@file` data is read from the file, as curl does.
+    /// error naming it.
+    ///
+    /// A pasted command is data: data it would read from a file (`-d @FILE`, `--json @FILE`,
+    /// `--data-urlencode name@FILE`, …) is refused, never read, with an error whose
+    /// [`file`](CaptureError::file) names the file; [`Capture::from_curl_with_body`] takes the
+    /// body in its place.
+    ///
+    /// ```
+    /// let capture = oauth1_capture::Capture::from_curl("curl https://h/x -d 'a=1'")?;
+    /// assert_eq!((capture.method.as_str(), &capture.body[..]), ("POST", &b"a=1"[..]));
+    ///
+    /// let refused = oauth1_capture::Capture::from_curl("curl https://h/x -d @/etc/passwd").unwrap_err();
+    /// assert_eq!(refused.file(), Some("/etc/passwd"));
+    /// # Ok::<(), oauth1_capture::CaptureError>(())
+    /// ```
     ///
     /// # Errors
     ///
     /// A [`CaptureError`] saying what is wrong: a quote not closed (and where it opens), not a
-    /// curl command, no URL,
-    /// a flag without its value, an unknown flag, a file that cannot be read.
+    /// curl command, no URL, a flag without its value, an unknown flag, data from a file.
     pub fn from_curl(command: &str) -> Result<Capture, CaptureError> {
+        Self::curl(command, None)
+    }
+
+    /// Reads a `curl` command as [`Capture::from_curl`] does, with `body` as the request's
+    /// body, byte for byte, in place of the command's data flags (which are not read, nor the
+    /// files they name): the body the user gives beside a command that reads it from a file.
+    /// The method and the default `Content-Type` are those the data flags imply (`POST`; a
+    /// form, or JSON with `--json`).
+    ///
+    /// ```
+    /// let capture = oauth1_capture::Capture::from_curl_with_body(
+    ///     "curl https://h/x --json @body.json",
+    ///     br#"{"a":1}"#.to_vec(),
+    /// )?;
+    /// assert_eq!(capture.method, "POST");
+    /// assert_eq!(capture.header("content-type"), Some("application/json"));
+    /// assert_eq!(capture.body, br#"{"a":1}"#);
+    /// # Ok::<(), oauth1_capture::CaptureError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Capture::from_curl`] but for data from a file; `-G`, which sends the data in
+    /// the URL, not as a body.
+    pub fn from_curl_with_body(command: &str, body: Vec<u8>) -> Result<Capture, CaptureError> {
+        Self::curl(command, Some(body))
+    }
+
+    fn curl(command: &str, given_body: Option<Vec<u8>>) -> Result<Capture, CaptureError> {
         // cmd.exe's form starts `curl ^"https://…^"`.
         if command.trim_start().starts_with("curl ^\"") {
             return Err(error(
@@ -321,6 +363,7 @@ impl Capture {
             url,
             headers,
             data,
+            file,
             json,
             get,
             head,
@@ -336,8 +379,20 @@ impl Capture {
                 "the URL {url:?} has no scheme: write it as curl sent it, https://… or http://…"
             )));
         }
-        let joined = data.join(&b'&');
-        let has_data = !data.is_empty();
+        let (joined, has_data) = match given_body {
+            Some(_) if get => {
+                return Err(error(
+                    "the command has -G, which sends its data in the URL, not as a body: write the data into the command",
+                ))
+            }
+            Some(body) => (body, true),
+            None => {
+                if let Some(refused) = file {
+                    return Err(refused);
+                }
+                (data.join(&b'&'), !data.is_empty())
+            }
+        };
         let mut body = Vec::new();
         if get {
             if has_data {
@@ -390,6 +445,8 @@ struct Curl {
     url: Option<String>,
     headers: Vec<(String, String)>,
     data: Vec<Vec<u8>>,
+    /// Why the command's data cannot be read: the first data flag that names a file.
+    file: Option<CaptureError>,
     json: bool,
     get: bool,
     head: bool,
@@ -437,6 +494,13 @@ impl Curl {
                             .pop()
                             .ok_or_else(|| error(format!("the curl flag {name} has no value")))?,
                     };
+                    if let Some(path) = data_file(name, &value) {
+                        // Never read: recorded, and the data left out.
+                        curl.file.get_or_insert_with(|| file_named(name, &value, path));
+                        curl.json |= name == "--json";
+                        curl.data.push(Vec::new());
+                        continue;
+                    }
                     match name {
                         "-X" | "--request" => curl.method = Some(value),
                         "-H" | "--header" => {
@@ -455,13 +519,11 @@ impl Curl {
                         }
                         "--json" => {
                             curl.json = true;
-                            curl.data.push(read_data(&value, true)?);
+                            curl.data.push(value.into_bytes());
                         }
-                        "--data-raw" => curl.data.push(value.into_bytes()),
-                        "--data-binary" => curl.data.push(read_data(&value, true)?),
                         "--data-urlencode" => curl.data.push(data_urlencode(&value)?),
-                        // -d, --data, --data-ascii: a file's line ends are dropped.
-                        _ => curl.data.push(read_data(&value, false)?),
+                        // -d, --data, --data-ascii, --data-raw, --data-binary.
+                        _ => curl.data.push(value.into_bytes()),
                     }
                 }
             }
@@ -502,46 +564,67 @@ fn short_flags(word: &str) -> Option<Vec<String>> {
     Some(letters.chars().map(|c| format!("-{c}")).collect())
 }
 
-/// The data of `-d` or `--data-binary`: `@file` is the file's bytes (for `-d`, without its
-/// carriage returns and newlines, as curl reads it).
-fn read_data(value: &str, binary: bool) -> Result<Vec<u8>, CaptureError> {
-    let Some(path) = value.strip_prefix('@') else {
-        return Ok(value.as_bytes().to_vec());
-    };
-    let bytes =
-        std::fs::read(path).map_err(|e| error(format!("reading the data file {path:?}: {e}")))?;
-    Ok(if binary {
-        bytes
-    } else {
-        bytes
-            .into_iter()
-            .filter(|&b| b != b'\r' && b != b'\n')
-            .collect()
-    })
+/// The file a data flag of a pasted command would read, if it names one: `@FILE` after `-d`,
+/// `--data`, `--data-ascii`, `--data-binary` or `--json`, and `@FILE` or `name@FILE` after
+/// `--data-urlencode` (`--data-raw` takes `@` as it is).
+fn data_file<'v>(flag: &str, value: &'v str) -> Option<&'v str> {
+    match flag {
+        "-d" | "--data" | "--data-ascii" | "--data-binary" | "--json" => value.strip_prefix('@'),
+        "--data-urlencode" => match value.find(['=', '@']) {
+            Some(at) if value.as_bytes()[at] == b'@' => Some(&value[at + 1..]),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
-/// The data of curl's `--data-urlencode VALUE`: `content`, `=content`, `name=content`, `@file`
-/// or `name@file` (the file read whole, line breaks kept), the content percent-encoded as
-/// curl encodes it (all but the unreserved characters) and the name as it is. `oauth1 send
-/// --data-urlencode` sends what curl would.
+/// The data of curl's `--data-urlencode VALUE`: `content`, `=content` or `name=content`, the
+/// content percent-encoded as curl encodes it (all but the unreserved characters) and the name
+/// as it is. The forms that read a file, `@file` and `name@file`, are refused: see
+/// [`data_urlencode_with`].
 ///
 /// ```
 /// use oauth1_capture::data_urlencode;
 ///
 /// assert_eq!(data_urlencode("status=Hello Ladies + Gentlemen")?, b"status=Hello%20Ladies%20%2B%20Gentlemen");
 /// assert_eq!(data_urlencode("=a&b")?, b"a%26b");
+/// assert_eq!(data_urlencode("key@id_rsa").unwrap_err().file(), Some("id_rsa"));
 /// # Ok::<(), oauth1_capture::CaptureError>(())
 /// ```
 ///
 /// # Errors
 ///
-/// A file that cannot be read.
+/// The `@file` forms, with the file's name ([`CaptureError::file`]).
 pub fn data_urlencode(value: &str) -> Result<Vec<u8>, CaptureError> {
+    data_urlencode_with(value, |path| {
+        Err(file_named("--data-urlencode", value, path))
+    })
+}
+
+/// [`data_urlencode`] with the `@file` forms read by `read_file` (given the file's name), the
+/// file whole, line breaks kept: for a tool whose user typed the flag (`oauth1 send
+/// --data-urlencode` sends what curl would), never for a pasted command.
+///
+/// ```
+/// use oauth1_capture::data_urlencode_with;
+///
+/// let read = |path: &str| Ok::<_, String>(format!("the text of {path}").into_bytes());
+/// assert_eq!(data_urlencode_with("note@a.txt", read)?, b"note=the%20text%20of%20a.txt");
+/// # Ok::<(), String>(())
+/// ```
+///
+/// # Errors
+///
+/// Those `read_file` returns.
+pub fn data_urlencode_with<E>(
+    value: &str,
+    read_file: impl FnOnce(&str) -> Result<Vec<u8>, E>,
+) -> Result<Vec<u8>, E> {
     let (name, content) = match value.find(['=', '@']) {
         Some(at) if value.as_bytes()[at] == b'=' => {
             (&value[..at], value.as_bytes()[at + 1..].to_vec())
         }
-        Some(at) => (&value[..at], read_data(&value[at..], true)?),
+        Some(at) => (&value[..at], read_file(&value[at + 1..])?),
         None => ("", value.as_bytes().to_vec()),
     };
     let mut out = String::new();

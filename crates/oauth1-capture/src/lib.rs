@@ -17,6 +17,6 @@ mod protocol;
 mod shown;
 
 pub use capture::{check_url, Capture, CaptureError};
-pub use curl::data_urlencode;
+pub use curl::{data_urlencode, data_urlencode_with};
 pub use protocol::Protocol;
 pub use shown::{key_shape, shown, HIDDEN_SIGNATURE};

@@ -5,11 +5,13 @@ use std::io::Read;
 
 use oauth1_capture::Capture;
 
-/// The capture of `--curl` or `--http`, and the flag's name.
+/// The capture of `--curl` or `--http`, and the flag's name; `body_file` (`--body-file`) is
+/// the body of a `--curl` command, in place of its data.
 pub(crate) fn read(
     curl: Option<&str>,
     http: Option<&std::path::PathBuf>,
     scheme: &str,
+    body_file: Option<&std::path::PathBuf>,
 ) -> Result<(&'static str, Capture), String> {
     let from_stdin = || {
         let mut bytes = Vec::new();
@@ -25,7 +27,19 @@ pub(crate) fn read(
         } else {
             command.to_owned()
         };
-        let capture = Capture::from_curl(&command).map_err(|e| format!("--curl: {e}"))?;
+        let read = match body_file {
+            Some(path) => Capture::from_curl_with_body(
+                &command,
+                std::fs::read(path)
+                    .map_err(|e| format!("reading the body file {}: {e}", path.display()))?,
+            ),
+            None => Capture::from_curl(&command),
+        };
+        // A pasted command is data: a file it names is never read.
+        let capture = read.map_err(|e| match e.file() {
+            Some(_) => format!("--curl: {e}: give the body itself with --body-file FILE"),
+            None => format!("--curl: {e}"),
+        })?;
         return Ok(("--curl", capture));
     }
     let path = http.ok_or("no capture given")?;

@@ -19,7 +19,8 @@ pub(crate) struct RequestArgs {
     /// Request body, exactly as sent.
     #[arg(long, conflicts_with = "body_file")]
     pub(crate) body: Option<String>,
-    /// Read the request body from a file, byte for byte.
+    /// Read the request body from a file, byte for byte (with --curl, in place of the
+    /// command's data).
     #[arg(long, value_name = "FILE")]
     pub(crate) body_file: Option<PathBuf>,
     /// The request's Content-Type; body parameters are signed only for
@@ -94,9 +95,9 @@ pub(crate) struct SignArgs {
     /// A curl command as a browser's "Copy as cURL" (bash or POSIX) or Postman writes it, or -
     /// to read it from standard input: the method, URL, headers and body come from it, and the
     /// protocol parameters from its Authorization header, query or form body; only the secrets
-    /// are typed.
+    /// are typed. Files it names (-d @FILE) are not read: give the body with --body-file.
     #[arg(long, value_name = "COMMAND", conflicts_with_all = [
-        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "jsonl", "url", "method", "body", "content_type", "authorization", "http",
         "consumer_key", "token", "nonce", "timestamp", "realm", "callback", "verifier",
         "no_version", "body_hash",
     ])]

@@ -293,7 +293,8 @@ fn body(args: &SendArgs) -> Result<Body, String> {
         if !joined.is_empty() {
             joined.push(b'&');
         }
-        let encoded = oauth1_capture::data_urlencode(data)
+        // The user's own flag: its @FILE is read, as curl reads it.
+        let encoded = oauth1_capture::data_urlencode_with(data, read)
             .map_err(|e| format!("--data-urlencode {data:?}: {e}"))?;
         joined.extend_from_slice(&encoded);
     }

@@ -28,37 +28,38 @@ impl FromFlags {
     /// it. A capture (`--curl`, `--http`, an entry of `--har`) or a header (`--authorization`)
     /// is read as the web page reads it: [`Capture::protocol`], [`Protocol::signer`].
     pub(crate) fn new(mut args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
-        let (capture, protocol) = if args.curl.is_some()
-            || args.http.is_some()
-            || args.captured.is_some()
-        {
-            let (flag, capture) = match args.captured.take() {
-                Some((_, capture)) => ("--har", capture),
-                None => {
-                    crate::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?
-                }
+        let (capture, protocol) =
+            if args.curl.is_some() || args.http.is_some() || args.captured.is_some() {
+                let (flag, capture) = match args.captured.take() {
+                    Some((_, capture)) => ("--har", capture),
+                    None => crate::capture::read(
+                        args.curl.as_deref(),
+                        args.http.as_ref(),
+                        &args.scheme,
+                        args.request.body_file.as_ref(),
+                    )?,
+                };
+                capture.protocol().map_err(|e| format!("{flag}: {e}"))?
+            } else {
+                let protocol = match &args.authorization {
+                    Some(header) => Protocol::from_authorization(header)
+                        .map_err(|e| format!("--authorization: {e}"))?,
+                    None => Protocol {
+                        consumer_key: args.consumer_key.take().unwrap_or_default(),
+                        signature_method: args.signature_method.clone(),
+                        nonce: args.nonce.take(),
+                        timestamp: args.timestamp.take(),
+                        token: args.token.take(),
+                        callback: args.callback.take(),
+                        verifier: args.verifier.take(),
+                        realm: args.realm.take(),
+                        version: !args.no_version,
+                        body_hash: args.body_hash,
+                        signature: None,
+                    },
+                };
+                (args.request.capture()?, protocol)
             };
-            capture.protocol().map_err(|e| format!("{flag}: {e}"))?
-        } else {
-            let protocol = match &args.authorization {
-                Some(header) => Protocol::from_authorization(header)
-                    .map_err(|e| format!("--authorization: {e}"))?,
-                None => Protocol {
-                    consumer_key: args.consumer_key.take().unwrap_or_default(),
-                    signature_method: args.signature_method.clone(),
-                    nonce: args.nonce.take(),
-                    timestamp: args.timestamp.take(),
-                    token: args.token.take(),
-                    callback: args.callback.take(),
-                    verifier: args.verifier.take(),
-                    realm: args.realm.take(),
-                    version: !args.no_version,
-                    body_hash: args.body_hash,
-                    signature: None,
-                },
-            };
-            (args.request.capture()?, protocol)
-        };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
         let consumer_secret = consumer_secret(args.consumer_secret, &protocol.signature_method)?;
         if !fresh && protocol.nonce.is_none() {

@@ -26,9 +26,9 @@ pub(crate) struct VerifyArgs {
     #[arg(long)]
     pub(crate) authorization: Option<String>,
     /// The received request as a curl command (or - for standard input), as with
-    /// `explain --curl`.
+    /// `explain --curl`; with --body-file, that file is its body.
     #[arg(long, value_name = "COMMAND", conflicts_with_all = [
-        "jsonl", "url", "method", "body", "body_file", "content_type", "authorization", "http",
+        "jsonl", "url", "method", "body", "content_type", "authorization", "http",
     ])]
     pub(crate) curl: Option<String>,
     /// The received request as a raw HTTP/1.1 request in FILE (or - for standard input).
@@ -194,8 +194,12 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
         );
     }
     if args.curl.is_some() || args.http.is_some() {
-        let (_, capture) =
-            crate::capture::read(args.curl.as_deref(), args.http.as_ref(), &args.scheme)?;
+        let (_, capture) = crate::capture::read(
+            args.curl.as_deref(),
+            args.http.as_ref(),
+            &args.scheme,
+            args.request.body_file.as_ref(),
+        )?;
         args.curl = None;
         args.http = None;
         received(&mut args, capture);

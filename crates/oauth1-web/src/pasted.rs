@@ -103,7 +103,14 @@ impl Pasted {
 
     /// Reads the paste; a HAR file's entries go to `har`.
     pub(crate) fn read(&self, kind: Kind, har: &mut Har) -> Result<Read, String> {
-        let what = |e: CaptureError| format!("{}: {e}", kind.what());
+        // A file a pasted command names is never read (nor could the page read it).
+        let what = |e: CaptureError| match e.file() {
+            Some(_) => format!(
+                "{}: {e}: put the body into the command with --data-raw '…'",
+                kind.what()
+            ),
+            None => format!("{}: {e}", kind.what()),
+        };
         let capture = match kind {
             Kind::Curl => Capture::from_curl(&self.capture).map_err(what)?,
             Kind::Http => {

@@ -1,6 +1,6 @@
-//! `fixtures/bad-input.json` through `oauth1 sign --jsonl`: every bad line answered with its
-//! exact error, in order (the library's answers are tested in `tests/it/bad_input.rs` at the
-//! repository's root).
+//! `fixtures/bad-input.json` through the command line: every bad `sign --jsonl` line answered
+//! with its exact error, in order, and every bad curl command refused by `explain --curl` and
+//! `verify --curl` (the library's answers are tested in `crates/oauth1-server/tests/it/bad_input.rs`).
 
 /// The `sign-line` entries, and every other sign entry as a line, through the command line:
 /// one answer line each, in order, the stream never cut short.
@@ -57,4 +57,43 @@ fn the_command_line_answers_every_bad_line() {
         .map(|a| a["error"].as_str().unwrap_or("(signed)"))
         .collect();
     assert_eq!(got, want);
+}
+
+/// The `curl` entries: each command names a file to read its data from, and is refused by the
+/// capture reader, by `oauth1 explain --curl` and by `oauth1 verify --curl` with the exact
+/// message and what to do instead; no file is opened (one of them is `/dev/zero`, another a
+/// FIFO nobody writes to).
+#[test]
+fn every_curl_command_that_reads_a_file_is_refused() {
+    use std::process::Command;
+
+    let path = crate::common::fixtures_dir().join("bad-input.json");
+    let entries: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let curls: Vec<&serde_json::Value> = entries.iter().filter(|e| e["kind"] == "curl").collect();
+    assert!(curls.len() >= 4);
+    for entry in curls {
+        let (command, error, file) = (
+            entry["command"].as_str().unwrap(),
+            entry["error"].as_str().unwrap(),
+            entry["file"].as_str().unwrap(),
+        );
+        let refused = oauth1_capture::Capture::from_curl(command).unwrap_err();
+        assert_eq!(refused.to_string(), error, "{}", entry["name"]);
+        assert_eq!(refused.file(), Some(file), "{}", entry["name"]);
+        for subcommand in ["explain", "verify"] {
+            let output = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+                .args([subcommand, "--curl", command])
+                .env("OAUTH1_CONSUMER_SECRET", "cs")
+                .output()
+                .unwrap();
+            assert!(!output.status.success());
+            assert_eq!(
+                String::from_utf8(output.stderr).unwrap(),
+                format!("error: --curl: {error}: give the body itself with --body-file FILE\n"),
+                "{subcommand} {}",
+                entry["name"]
+            );
+        }
+    }
 }

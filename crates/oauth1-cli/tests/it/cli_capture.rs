@@ -263,6 +263,99 @@ fn the_published_x_request_captured_four_ways_matches() {
     }
 }
 
+/// A pasted command's `@FILE` data is never read: not a file of secrets (nothing of it is
+/// printed), not a FIFO nobody writes to (the command does not wait on it); the body is given
+/// with `--body-file` instead, and then the request is explained and verified as sent.
+#[test]
+fn a_pasted_commands_files_are_not_read_and_body_file_gives_the_body() {
+    let secrets = (Some(X_CONSUMER_SECRET), Some(X_TOKEN_SECRET));
+    let dir = std::env::temp_dir().join(format!("oauth1-curl-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let secret = dir.join("id_rsa");
+    std::fs::write(&secret, "SECRET-CONTENT-OF-A-KEY").unwrap();
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let chrome =
+        std::fs::read_to_string(fixtures().join("captures").join("chrome-x-api.curl")).unwrap();
+    let (before, data) = chrome.split_once("--data-raw ").unwrap();
+    let body = data.trim().trim_matches('\'');
+    for path in [&secret, &fifo] {
+        let command = format!("{before}-d @{}", path.display());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            .args(["explain", "--curl", &command])
+            .env("OAUTH1_CONSUMER_SECRET", X_CONSUMER_SECRET)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                child.kill().unwrap();
+                panic!("explain --curl waits on {}", path.display());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(
+            stderr,
+            format!(
+                "error: --curl: the curl command reads its data from a file (-d \"@{}\"), and a pasted command's files are not read: give the body itself with --body-file FILE\n",
+                path.display()
+            )
+        );
+        assert!(!String::from_utf8_lossy(&output.stdout).contains("SECRET"));
+    }
+
+    // The body beside the command: explained and verified as the published request.
+    let file = dir.join("body.txt");
+    std::fs::write(&file, body).unwrap();
+    let command = format!("{before}-d @body-as-the-client-read-it.txt");
+    let file = file.to_str().unwrap();
+    let (ok, out, err) = run(
+        &["explain", "--json", "--curl", &command, "--body-file", file],
+        secrets,
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("\"verdict\":\"match\""), "{out}");
+    let (ok, out, err) = run(
+        &[
+            "verify",
+            "--now",
+            "1318622958",
+            "--curl",
+            &command,
+            "--body-file",
+            file,
+        ],
+        secrets,
+        "",
+    );
+    assert!(ok && out.starts_with("valid\n"), "{out}{err}");
+    // -G sends the data in the URL: a body file cannot stand for it.
+    let (ok, _, err) = run(
+        &[
+            "explain",
+            "--curl",
+            &format!("{command} -G"),
+            "--body-file",
+            file,
+        ],
+        secrets,
+        "",
+    );
+    assert!(!ok);
+    assert_eq!(
+        err,
+        "error: --curl: the command has -G, which sends its data in the URL, not as a body: write the data into the command\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Captures that cannot be read, each with the message that says what is wrong.
 #[test]
 fn bad_captures_are_clear_errors() {

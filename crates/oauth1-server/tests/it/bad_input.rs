@@ -67,6 +67,16 @@ enum Entry {
         headers: Vec<(String, String)>,
         error: String,
     },
+    /// A pasted curl command the capture reader refuses (read by the command line's test,
+    /// crates/oauth1-cli, and the web page's).
+    Curl {
+        name: String,
+        #[allow(dead_code)]
+        command: String,
+        #[allow(dead_code)]
+        file: String,
+        error: String,
+    },
     SignLine {
         name: String,
         // Read by the command line's test (crates/oauth1-cli).
@@ -267,7 +277,7 @@ fn refusal(entry: &Entry) -> Option<Result<String, String>> {
                 Err(e) => refused(&e),
             }
         }
-        Entry::SignLine { .. } => return None,
+        Entry::SignLine { .. } | Entry::Curl { .. } => return None,
     })
 }
 
@@ -280,7 +290,8 @@ fn expected(entry: &Entry) -> (&str, String) {
         | Entry::PublicKey { name, error, .. }
         | Entry::FlowAnswer { name, error, .. }
         | Entry::Forwarded { name, error, .. }
-        | Entry::SignLine { name, error, .. } => (name, error.clone()),
+        | Entry::SignLine { name, error, .. }
+        | Entry::Curl { name, error, .. } => (name, error.clone()),
         Entry::Verify {
             name,
             reason,
@@ -326,4 +337,5 @@ fn every_kind_and_every_name_once() {
     assert!(kinds(|e| matches!(e, Entry::PublicKey { .. })) >= 1);
     assert!(kinds(|e| matches!(e, Entry::FlowAnswer { .. })) >= 2);
     assert!(kinds(|e| matches!(e, Entry::Forwarded { .. })) >= 3);
+    assert!(kinds(|e| matches!(e, Entry::Curl { .. })) >= 4);
 }
