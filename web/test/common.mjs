@@ -31,15 +31,27 @@ export const CAPTURES = [
 
 export const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 
-/** Serves `dist` on a loopback port; every path asked for is kept in `served`. */
+/** The response headers of `web/_headers` (every path's: the file has one rule, `/*`). */
+export function pageHeaders() {
+  const headers = {};
+  for (const line of readFileSync(join(dist, "_headers"), "utf8").split("\n")) {
+    const header = /^\s+([A-Za-z-]+):\s*(.*)$/.exec(line);
+    if (header) headers[header[1].toLowerCase()] = header[2];
+  }
+  return headers;
+}
+
+/** Serves `dist` on a loopback port, with the headers of `web/_headers` as a static host
+ * sends them; every path asked for is kept in `served`. */
 export async function serve() {
   const served = [];
+  const headers = pageHeaders();
   const server = createServer((request, response) => {
     served.push(request.url);
     const path = request.url === "/" ? "/index.html" : request.url.split("?")[0];
     try {
       const body = readFileSync(join(dist, path));
-      response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+      response.writeHead(200, { ...headers, "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
       response.end(body);
     } catch {
       response.writeHead(404);

@@ -10,11 +10,12 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
 import {
   root, screenshots, captures, X, RFC, serve, oauth1, oauth1Text, asPage, fixture, CAPTURES,
-  explainCases, explainedCapture,
+  explainCases, explainedCapture, pageHeaders,
 } from "./common.mjs";
 
 let server;
@@ -186,6 +187,23 @@ test("a capture that cannot be read gets the command line's message", async () =
   assert.equal(shown.error, `the curl command: ${message}`);
 });
 
+test("a pasted curl command that reads its data from a file is refused, as the command line refuses it", async () => {
+  const entries = JSON.parse(readFileSync(join(root, "fixtures", "bad-input.json"), "utf8"))
+    .filter((entry) => entry.kind === "curl");
+  assert.ok(entries.length >= 4);
+  for (const entry of entries) {
+    const expected = oauth1(["explain", "--curl", entry.command], X);
+    assert.equal(expected.status, 2);
+    assert.equal(
+      expected.stderr,
+      `error: --curl: ${entry.error}: give the body itself with --body-file FILE\n`,
+    );
+    const shown = await paste({ capture: entry.command, "consumer-secret": X.consumer });
+    assert.equal(shown.verdict, "error", entry.name);
+    assert.equal(shown.error, `the curl command: ${entry.error}: put the body into the command with --data-raw '…'`, entry.name);
+  }
+});
+
 test("the keyboard reaches the diagnosis, and the secrets are hidden until revealed", async () => {
   assert.equal(await page.getAttribute("#consumer-secret", "type"), "password");
   assert.equal(await page.getAttribute("#token-secret", "type"), "password");
@@ -301,6 +319,38 @@ test("no request leaves the page after it has loaded, its policy refuses one, an
     assert.equal(shown.verdict, "match");
   } finally {
     await page.context().setOffline(false);
+  }
+});
+
+test("the page's headers forbid another site to frame it, with the <meta> tag's policy", async () => {
+  const headers = pageHeaders();
+  const html = readFileSync(join(root, "web", "index.html"), "utf8");
+  const meta = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)[1];
+  assert.equal(headers["content-security-policy"], `${meta}; frame-ancestors 'none'`);
+  assert.equal(headers["x-frame-options"], "DENY");
+  // The README's nginx snippet sends the same policy.
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  assert.ok(readme.includes(`add_header Content-Security-Policy "${headers["content-security-policy"]}" always;`));
+  // Another origin frames the page: the browser does not show it there.
+  const framer = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(`<!doctype html><iframe src="${origin}/"></iframe>`);
+  });
+  await new Promise((done) => framer.listen(0, "127.0.0.1", done));
+  const other = await browser.newPage();
+  try {
+    const refused = new Promise((done) => other.on("console", (m) => {
+      if (/frame-ancestors|X-Frame-Options|refused to/i.test(m.text())) done(m.text());
+    }));
+    await other.goto(`http://localhost:${framer.address().port}/`, { waitUntil: "load" });
+    const said = await Promise.race([refused, new Promise((done) => setTimeout(() => done(null), 5000))]);
+    const framed = other.frames().find((frame) => frame !== other.mainFrame());
+    const ready = await framed?.evaluate(() => document.body?.dataset.ready ?? null).catch(() => null);
+    assert.notEqual(ready, "true", "the page ran inside another site's frame");
+    assert.ok(said, "the browser did not say it refused the frame");
+  } finally {
+    await other.close();
+    framer.close();
   }
 });
 
