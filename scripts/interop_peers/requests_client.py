@@ -67,6 +67,27 @@ def main(base):
                             failures.append("%s: answered %r" % (what, response.text))
                         accepted += 1
 
+    # The body included, as NetSuite's guides sign (with the account as realm): oauthlib adds
+    # oauth_body_hash, SHA-1 whatever the method, which the server takes by default; a body
+    # changed after signing is refused.
+    hashed = 0
+    for method in (SIGNATURE_HMAC_SHA1, SIGNATURE_HMAC_SHA256, SIGNATURE_HMAC_SHA512):
+        auth = OAuth1(CONSUMER[0], CONSUMER[1], TOKEN[0], TOKEN[1], signature_method=method,
+                      realm="1234567_SB1", force_include_body=True)
+        what = "%s body hash" % method
+        request = requests.Request("POST", base + "/services/rest/record/v1/customer",
+                                   json={"companyName": "Ünïcode & Co +1"}, auth=auth).prepare()
+        header = request.headers["Authorization"]
+        header = header.decode() if isinstance(header, bytes) else header
+        if "oauth_body_hash=" not in header or 'realm="1234567_SB1"' not in header:
+            failures.append("%s: no oauth_body_hash or realm sent: %s" % (what, header))
+        expect(what, requests.Session().send(request), 200)
+        hashed += 1
+        request = requests.Request("POST", base + "/services/rest/record/v1/customer",
+                                   json={"companyName": "A"}, auth=auth).prepare()
+        request.body = request.body.replace(b'"A"', b'"B"')
+        expect(what + ", body changed", requests.Session().send(request), 401)
+
     # Changed after signing: the query, the form body, the method; a wrong secret; a replay.
     auth = OAuth1(CONSUMER[0], CONSUMER[1], TOKEN[0], TOKEN[1])
     session = requests.Session()
@@ -112,7 +133,8 @@ def main(base):
         print("only %d of %d requests were sent" % (accepted, expected))
         sys.exit(1)
     print("requests-oauthlib against the axum example: %d signed requests verified, "
-          "7 changed or unsigned ones refused" % accepted)
+          "%d with oauthlib's body hash; 10 changed or unsigned ones refused"
+          % (accepted, hashed))
 
 
 if __name__ == "__main__":

@@ -23,8 +23,9 @@ pub struct Policy {
     /// Whether a request with a body that is not a form must carry `oauth_body_hash`.
     /// Default: no.
     pub require_body_hash: bool,
-    /// Which digest of the body `oauth_body_hash` may be. Default: the signature method's
-    /// ([`BodyHashDigest::OfMethod`]).
+    /// Which digest of the body `oauth_body_hash` may be. Default: the signature method's or
+    /// SHA-1 ([`BodyHashDigest::OfMethodOrSha1`]), so that what oauthlib's clients send
+    /// verifies.
     pub body_hash_digest: BodyHashDigest,
     /// Limits on the unauthenticated input.
     pub limits: Limits,
@@ -113,26 +114,31 @@ impl Policy {
 /// Which digest of the body a verifier takes as `oauth_body_hash` (the OAuth Request Body Hash
 /// extension), base64-encoded either way.
 ///
-/// The extension hashes the body with the signature method's own digest, and this crate's
-/// signer does; but oauthlib (and so requests-oauthlib) always sends SHA-1, whatever the
-/// method. A server whose clients use those chooses [`Sha1`](Self::Sha1) or
-/// [`OfMethodOrSha1`](Self::OfMethodOrSha1).
+/// The extension's draft defines the body hash for the SHA-1 methods only (SHA-1), and says a
+/// method's own digest is the one to use; this crate's signer hashes with the method's digest
+/// (SHA-256 for the `*-SHA256` methods, SHA-512 for `HMAC-SHA512`). oauthlib, and so
+/// requests-oauthlib (with `force_include_body`, as NetSuite's guides use it), sends SHA-1
+/// whatever the method. So a verifier takes either by default
+/// ([`OfMethodOrSha1`](Self::OfMethodOrSha1)): the hash is inside the signed base string, and
+/// its digest changes nothing in what the signature covers. A server that must hold its
+/// clients to one digest chooses [`OfMethod`](Self::OfMethod) or [`Sha1`](Self::Sha1).
 ///
 /// ```
 /// use oauth1_server::{BodyHashDigest, Policy};
 ///
-/// let policy = Policy::default().with_body_hash_digest(BodyHashDigest::OfMethodOrSha1);
-/// assert_eq!(policy.body_hash_digest, BodyHashDigest::OfMethodOrSha1);
+/// assert_eq!(Policy::default().body_hash_digest, BodyHashDigest::OfMethodOrSha1);
+/// let strict = Policy::default().with_body_hash_digest(BodyHashDigest::OfMethod);
+/// assert_eq!(strict.body_hash_digest, BodyHashDigest::OfMethod);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BodyHashDigest {
-    /// The signature method's digest, as the extension says: SHA-256 for `HMAC-SHA256` and
-    /// `RSA-SHA256`, SHA-512 for `HMAC-SHA512`, SHA-1 for the others. The default.
-    #[default]
+    /// The signature method's digest only: SHA-256 for `HMAC-SHA256` and `RSA-SHA256`, SHA-512
+    /// for `HMAC-SHA512`, SHA-1 for the others.
     OfMethod,
-    /// SHA-1, whatever the method: what oauthlib's clients send.
+    /// SHA-1 only, whatever the method: what oauthlib's clients send.
     Sha1,
-    /// Either the method's digest or SHA-1.
+    /// Either the method's digest or SHA-1. The default.
+    #[default]
     OfMethodOrSha1,
 }

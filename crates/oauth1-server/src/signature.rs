@@ -95,10 +95,14 @@ pub(super) fn check_body_hash(
     let hash_of = |method| sign::body_hash(method, body);
     let matches = |hash: &str| bool::from(hash.as_bytes().ct_eq(sent));
     let sha1 = || hash_of(SignatureMethod::HmacSha1);
+    // The body is hashed a second time only for a method whose digest is not SHA-1 and a hash
+    // that is not of that digest.
     let ok = match digest {
         BodyHashDigest::OfMethod => matches(&hash_of(method)),
         BodyHashDigest::Sha1 => matches(&sha1()),
-        BodyHashDigest::OfMethodOrSha1 => matches(&hash_of(method)) | matches(&sha1()),
+        BodyHashDigest::OfMethodOrSha1 => {
+            matches(&hash_of(method)) || (!digests_sha1(method) && matches(&sha1()))
+        }
     };
     if ok {
         return Ok(());
@@ -114,6 +118,14 @@ pub(super) fn check_body_hash(
         "oauth_body_hash does not match the body: hash the body exactly as sent"
     };
     Err(VerifyError::BadBodyHash { detail })
+}
+
+/// Whether `method`'s body hash is SHA-1 already (the SHA-1 methods and PLAINTEXT).
+fn digests_sha1(method: SignatureMethod) -> bool {
+    !matches!(
+        method,
+        SignatureMethod::HmacSha256 | SignatureMethod::RsaSha256 | SignatureMethod::HmacSha512
+    )
 }
 
 /// The secret unknown consumers and tokens are checked with. Twice over with the `&`, it fits
