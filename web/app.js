@@ -47,6 +47,7 @@ const KINDS = {
   http: "Read as a raw HTTP request.",
   har: "Read as a HAR file.",
   authorization: "Read as an Authorization header: give the request it signed below.",
+  url: "Read as a URL that carries its protocol parameters: give its method, and a form body that carries them, below.",
 };
 
 const HEADLINES = {
@@ -74,7 +75,7 @@ function show(answer) {
   verdict.dataset.run = String(runs);
   verdict.replaceChildren();
   $("kind").textContent = KINDS[answer.kind] ?? "";
-  $("request-fields").classList.toggle("used", answer.kind === "authorization");
+  $("request-fields").classList.toggle("used", answer.kind === "authorization" || answer.kind === "url");
   showEntries(answer);
   $("causes").replaceChildren();
   $("detail").textContent = "";

@@ -176,6 +176,17 @@ test("a raw request whose target is a path, over plain http as the scheme field 
   }
 });
 
+test("a URL pasted alone, its protocol parameters in its query, is answered as oauth1 explain --url answers it", async () => {
+  // RFC 5849 section 3.1's request, its parameters in the query as section 3.5.3 allows.
+  const url = "http://photos.example.net/photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D";
+  const expected = oauth1(["explain", "--json", "--url", url], RFC);
+  assert.equal(expected.status, 0);
+  const shown = await paste({ capture: url, "consumer-secret": RFC.consumer, "token-secret": RFC.token });
+  assert.equal(shown.verdict, "match");
+  assert.equal(shown.reference, expected.answers[0].reference_base_string);
+  assert.match(await page.locator("#kind").textContent(), /URL that carries its protocol parameters/);
+});
+
 test("a capture that cannot be read gets the command line's message", async () => {
   const command = "curl 'https://api.example.com/x";
   const expected = oauth1(["explain", "--curl", command], X);

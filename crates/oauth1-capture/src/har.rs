@@ -95,9 +95,18 @@ impl Capture {
         Ok(found)
     }
 
-    /// Whether the request carries OAuth: the header, or `oauth_signature` in its query or
-    /// form body.
-    fn carries_oauth(&self) -> bool {
+    /// Whether the request carries OAuth as a client sent it: an `Authorization: OAuth …`
+    /// header, or `oauth_signature` in its query or form body.
+    ///
+    /// ```
+    /// use oauth1_capture::Capture;
+    ///
+    /// let sent = Capture::typed("GET", "http://shop.example/wp-json/wc/v3/orders?oauth_consumer_key=ck&oauth_signature=x", None, vec![]);
+    /// assert!(sent.carries_oauth());
+    /// assert!(!Capture::typed("GET", "http://shop.example/wp-json/wc/v3/orders?page=2", None, vec![]).carries_oauth());
+    /// ```
+    #[must_use]
+    pub fn carries_oauth(&self) -> bool {
         let has_signature = |pairs: &str| {
             pairs.split('&').any(|pair| {
                 let name = pair.split('=').next().unwrap_or_default();

@@ -13,7 +13,9 @@ pub(crate) struct RequestArgs {
     /// HTTP method.
     #[arg(long, default_value = "GET")]
     pub(crate) method: String,
-    /// Absolute URL as the client sends it on the wire, query included.
+    /// Absolute URL as the client sends it on the wire, query included; when its query (or the
+    /// form body) carries oauth_signature, the protocol parameters are read from it, as from a
+    /// capture.
     #[arg(long, required_unless_present_any = ["jsonl", "curl", "http", "har"])]
     pub(crate) url: Option<String>,
     /// Request body, exactly as sent.
@@ -129,8 +131,9 @@ pub(crate) struct SignArgs {
     #[arg(skip)]
     pub(crate) captured: Option<(String, oauth1_capture::Capture)>,
 
-    /// oauth_consumer_key.
-    #[arg(long, required_unless_present_any = ["jsonl", "authorization", "curl", "http", "har"])]
+    /// oauth_consumer_key; not needed when the request carries it (--authorization, a capture,
+    /// or a --url whose query carries oauth_signature).
+    #[arg(long)]
     pub(crate) consumer_key: Option<String>,
     /// The consumer secret; prefer the environment variable, which stays out of shell history.
     #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]

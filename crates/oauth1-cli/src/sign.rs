@@ -7,6 +7,25 @@ use oauth1_signer::{Error, Nonce, PrivateKey, Request, Signed, Signer, Timestamp
 
 use crate::input::{consumer_secret, each_line, read_text, SignArgs};
 
+const NO_CONSUMER_KEY: &str = "no consumer key: give --consumer-key, or the request as the client sent it (--authorization, --curl, --http, --har, or a --url whose query carries oauth_signature)";
+
+/// The first protocol parameter given as a flag, for a request that carries its own.
+fn protocol_flag(args: &SignArgs) -> Option<&'static str> {
+    [
+        (args.consumer_key.is_some(), "--consumer-key"),
+        (args.token.is_some(), "--token"),
+        (args.nonce.is_some(), "--nonce"),
+        (args.timestamp.is_some(), "--timestamp"),
+        (args.realm.is_some(), "--realm"),
+        (args.callback.is_some(), "--callback"),
+        (args.verifier.is_some(), "--verifier"),
+        (args.no_version, "--no-version"),
+        (args.body_hash, "--body-hash"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
+}
+
 pub(crate) fn jsonl() -> Result<(), String> {
     each_line(answer)
 }
@@ -28,24 +47,37 @@ impl FromFlags {
     /// it. A capture (`--curl`, `--http`, an entry of `--har`) or a header (`--authorization`)
     /// is read as the web page reads it: [`Capture::protocol`], [`Protocol::signer`].
     pub(crate) fn new(mut args: SignArgs, fresh: bool) -> Result<FromFlags, String> {
-        let (capture, protocol) =
-            if args.curl.is_some() || args.http.is_some() || args.captured.is_some() {
-                let (flag, capture) = match args.captured.take() {
-                    Some((_, capture)) => ("--har", capture),
-                    None => crate::capture::read(
-                        args.curl.as_deref(),
-                        args.http.as_ref(),
-                        &args.scheme,
-                        args.request.body_file.as_ref(),
-                    )?,
-                };
-                capture.protocol().map_err(|e| format!("{flag}: {e}"))?
+        let (capture, protocol) = if args.curl.is_some()
+            || args.http.is_some()
+            || args.captured.is_some()
+        {
+            let (flag, capture) = match args.captured.take() {
+                Some((_, capture)) => ("--har", capture),
+                None => crate::capture::read(
+                    args.curl.as_deref(),
+                    args.http.as_ref(),
+                    &args.scheme,
+                    args.request.body_file.as_ref(),
+                )?,
+            };
+            capture.protocol().map_err(|e| format!("{flag}: {e}"))?
+        } else {
+            let typed = args.request.capture()?;
+            if args.authorization.is_none() && typed.carries_oauth() {
+                // A request as the client sent it, its protocol parameters in its query or form
+                // body: read as `--curl` reads them.
+                if let Some(flag) = protocol_flag(&args) {
+                    return Err(format!(
+                        "the request carries its protocol parameters (oauth_signature in its query or form body), and {flag} gives one too: give them in the request or in the flags, not both"
+                    ));
+                }
+                typed.protocol().map_err(|e| format!("--url: {e}"))?
             } else {
                 let protocol = match &args.authorization {
                     Some(header) => Protocol::from_authorization(header)
                         .map_err(|e| format!("--authorization: {e}"))?,
                     None => Protocol {
-                        consumer_key: args.consumer_key.take().unwrap_or_default(),
+                        consumer_key: args.consumer_key.take().ok_or(NO_CONSUMER_KEY)?,
                         signature_method: args.signature_method.clone(),
                         nonce: args.nonce.take(),
                         timestamp: args.timestamp.take(),
@@ -58,8 +90,9 @@ impl FromFlags {
                         signature: None,
                     },
                 };
-                (args.request.capture()?, protocol)
-            };
+                (typed, protocol)
+            }
+        };
         let private_key_pem = read_text(args.private_key_file.as_ref(), "the private key file")?;
         let consumer_secret = consumer_secret(args.consumer_secret, &protocol.signature_method)?;
         if !fresh && protocol.nonce.is_none() {

@@ -1,6 +1,7 @@
-//! What was pasted: a curl command, a raw HTTP request, a HAR file (one entry chosen), or an
-//! `Authorization` header with the request typed beside it; read with the command line's
-//! readers (`oauth1_capture`).
+//! What was pasted: a curl command, a raw HTTP request, a HAR file (one entry chosen), an
+//! `Authorization` header with the request typed beside it, or a URL that carries its
+//! protocol parameters (in its query, or in the form body typed beside it); read with the
+//! command line's readers (`oauth1_capture`).
 
 use oauth1_capture::{Capture, CaptureError};
 use serde::{Deserialize, Serialize};
@@ -9,15 +10,16 @@ use serde::{Deserialize, Serialize};
 #[derive(Default, Deserialize)]
 #[serde(default)]
 pub struct Pasted {
-    /// A curl command, a raw HTTP request, a HAR file's JSON, or an `Authorization` header.
+    /// A curl command, a raw HTTP request, a HAR file's JSON, an `Authorization` header, or a
+    /// URL.
     pub capture: String,
-    /// With a header alone: the request's method (`GET` when empty).
+    /// With a header or a URL alone: the request's method (`GET` when empty).
     pub method: String,
     /// With a header alone: the URL as sent, query included.
     pub url: String,
-    /// With a header alone: the body as sent.
+    /// With a header or a URL alone: the body as sent.
     pub body: String,
-    /// With a header alone: the body's `Content-Type`.
+    /// With a header or a URL alone: the body's `Content-Type`.
     pub content_type: String,
     /// With a HAR file: the entry (numbered from 1 over the file), the first with OAuth when
     /// none.
@@ -49,6 +51,9 @@ pub(crate) enum Kind {
     Http,
     Har,
     Authorization,
+    /// A URL as the client sent it, `oauth_signature` in its query (or in the form body typed
+    /// beside it), as `oauth1 explain --url` reads one.
+    Url,
 }
 
 impl Kind {
@@ -58,6 +63,7 @@ impl Kind {
             Kind::Http => "http",
             Kind::Har => "har",
             Kind::Authorization => "authorization",
+            Kind::Url => "url",
         }
     }
 
@@ -68,6 +74,7 @@ impl Kind {
             Kind::Http => "the HTTP request",
             Kind::Har => "the HAR file",
             Kind::Authorization => "the Authorization header",
+            Kind::Url => "the URL",
         }
     }
 }
@@ -96,6 +103,10 @@ impl Pasted {
             Kind::Har
         } else if starts("oauth ") || starts("authorization:") {
             Kind::Authorization
+        } else if (starts("http://") || starts("https://"))
+            && !text.trim().contains(char::is_whitespace)
+        {
+            Kind::Url
         } else {
             Kind::Http
         }
@@ -143,6 +154,7 @@ impl Pasted {
                 har.entry = Some(number);
                 capture
             }
+            Kind::Url => self.typed(self.capture.trim()),
             Kind::Authorization => {
                 let text = self.capture.trim();
                 let header = match text.split_once(':') {
@@ -152,20 +164,8 @@ impl Pasted {
                     _ => text,
                 };
                 // The request typed beside the header.
-                let method = if self.method.is_empty() {
-                    "GET"
-                } else {
-                    &self.method
-                };
-                let content_type =
-                    (!self.content_type.is_empty()).then_some(self.content_type.as_str());
                 return Ok(Read {
-                    capture: Capture::typed(
-                        method,
-                        self.url.trim(),
-                        content_type,
-                        self.body.clone().into_bytes(),
-                    ),
+                    capture: self.typed(self.url.trim()),
                     header: Some(header.to_owned()),
                 });
             }
@@ -174,5 +174,16 @@ impl Pasted {
             capture,
             header: None,
         })
+    }
+
+    /// The request at `url` with the method, `Content-Type` and body typed beside the paste.
+    fn typed(&self, url: &str) -> Capture {
+        let method = if self.method.is_empty() {
+            "GET"
+        } else {
+            &self.method
+        };
+        let content_type = (!self.content_type.is_empty()).then_some(self.content_type.as_str());
+        Capture::typed(method, url, content_type, self.body.clone().into_bytes())
     }
 }

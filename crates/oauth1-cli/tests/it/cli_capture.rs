@@ -473,6 +473,93 @@ fn a_raw_request_with_its_parameters_in_the_query() {
     assert!(ok && out.starts_with("valid\n"), "{out}{err}");
 }
 
+/// A request given with `--url` (and `--body`) as the client sent it, its protocol parameters
+/// in the query (as WooCommerce's clients send them over http) or the form body: read as a
+/// capture's, with the RFC's and the X API's published signatures.
+#[test]
+fn a_url_or_form_body_that_carries_its_protocol_parameters_is_read_as_sent() {
+    let rfc = "http://photos.example.net/photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D";
+    let secrets = (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+    let (ok, out, err) = run(&["explain", "--json", "--url", rfc], secrets, "");
+    assert!(ok, "{err}");
+    let answer: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(answer["verdict"], "match", "{answer}");
+    assert_eq!(
+        answer["reference_base_string"],
+        "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal"
+    );
+    // The page reads the URL pasted alone the same way.
+    let page = web(rfc, secrets);
+    assert_eq!(page["kind"], "url", "{page}");
+    assert_eq!(essentials(&page), essentials(&answer));
+    let (ok, out, err) = run(&["sign", "--url", rfc], secrets, "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("\nsignature:     tR3+Ty81lMeYAr/Fid0kMTYa/WM=\n"),
+        "{out}"
+    );
+    // The same request with a wrong token secret: explained as a mismatch, not refused.
+    let (ok, out, _) = run(
+        &["explain", "--json", "--url", rfc],
+        (secrets.0, Some("other")),
+        "",
+    );
+    assert!(!ok);
+    assert!(out.contains("\"verdict\":\"unexplained\""), "{out}");
+
+    // The X API's published request, its protocol parameters in the form body.
+    let body = "status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21&oauth_consumer_key=xvz1evFS4wEEPTGEFPHBog&oauth_nonce=kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg&oauth_signature=hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1318622958&oauth_token=370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb&oauth_version=1.0";
+    let x = [
+        "--method",
+        "POST",
+        "--url",
+        "https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
+        "--content-type",
+        "application/x-www-form-urlencoded",
+        "--body",
+        body,
+    ];
+    let secrets = (Some(X_CONSUMER_SECRET), Some(X_TOKEN_SECRET));
+    let (ok, out, err) = run(&[&["explain", "--json"][..], &x].concat(), secrets, "");
+    assert!(ok, "{err}");
+    let answer: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(answer["verdict"], "match", "{answer}");
+    let page = web_with(&serde_json::json!({
+        "capture": x[3],
+        "method": "POST",
+        "content_type": x[5],
+        "body": body,
+        "consumer_secret": X_CONSUMER_SECRET,
+        "token_secret": X_TOKEN_SECRET,
+    }));
+    assert_eq!(essentials(&page), essentials(&answer), "{page}");
+    let (ok, out, err) = run(
+        &[&["verify", "--now", "1318622958"][..], &x].concat(),
+        secrets,
+        "",
+    );
+    assert!(ok && out.starts_with("valid\n"), "{out}{err}");
+
+    // Given twice, in the request and in the flags: said, not guessed.
+    let (ok, _, err) = run(
+        &["explain", "--url", rfc, "--nonce", "kllo9940pd9333jh"],
+        secrets,
+        "",
+    );
+    assert!(!ok);
+    assert_eq!(
+        err,
+        "error: the request carries its protocol parameters (oauth_signature in its query or form body), and --nonce gives one too: give them in the request or in the flags, not both\n"
+    );
+    // Neither: no consumer key.
+    let (ok, _, err) = run(&["sign", "--url", "https://example.com/p"], secrets, "");
+    assert!(!ok);
+    assert_eq!(
+        err,
+        "error: no consumer key: give --consumer-key, or the request as the client sent it (--authorization, --curl, --http, --har, or a --url whose query carries oauth_signature)\n"
+    );
+}
+
 /// Chrome's and Firefox's HAR exports of a page (`fixtures/captures_har.py`): every entry with
 /// OAuth is explained in turn, each as its explain fixture is given field by field, and the
 /// others are passed over.
