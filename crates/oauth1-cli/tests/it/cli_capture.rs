@@ -451,20 +451,25 @@ fn bad_captures_are_clear_errors() {
 
 /// A raw request with LF line ends and an absolute-form target, and protocol parameters in the
 /// query: the scheme comes from the target, the parameters from the query.
+/// RFC 5849 section 3.1's example request, its parameters moved to the query as section 3.5.3
+/// allows; its signature is the RFC's.
+const RFC_IN_QUERY: &str = "http://photos.example.net/photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D";
+/// Its base string, the RFC's.
+const RFC_BASE_STRING: &str = "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal";
+/// Its consumer secret and token secret.
+const RFC_SECRETS: (Option<&str>, Option<&str>) =
+    (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+
 #[test]
 fn a_raw_request_with_its_parameters_in_the_query() {
-    // RFC 5849 section 3.1's example request, its parameters moved to the query as section
-    // 3.5.3 allows; its signature is the RFC's.
-    let raw = "GET http://photos.example.net/photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D HTTP/1.1\nHost: photos.example.net\n\n";
-    let secrets = (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+    let raw = format!("GET {RFC_IN_QUERY} HTTP/1.1\nHost: photos.example.net\n\n");
+    let raw = raw.as_str();
+    let secrets = RFC_SECRETS;
     let (ok, out, err) = run(&["explain", "--json", "--http", "-"], secrets, raw);
     assert!(ok, "{err}");
     let answer: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(answer["verdict"], "match", "{answer}");
-    assert_eq!(
-        answer["reference_base_string"],
-        "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal"
-    );
+    assert_eq!(answer["reference_base_string"], RFC_BASE_STRING);
     let (ok, out, err) = run(
         &["verify", "--now", "1191242100", "--http", "-"],
         secrets,
@@ -478,16 +483,13 @@ fn a_raw_request_with_its_parameters_in_the_query() {
 /// capture's, with the RFC's and the X API's published signatures.
 #[test]
 fn a_url_or_form_body_that_carries_its_protocol_parameters_is_read_as_sent() {
-    let rfc = "http://photos.example.net/photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D";
-    let secrets = (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+    let rfc = RFC_IN_QUERY;
+    let secrets = RFC_SECRETS;
     let (ok, out, err) = run(&["explain", "--json", "--url", rfc], secrets, "");
     assert!(ok, "{err}");
     let answer: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(answer["verdict"], "match", "{answer}");
-    assert_eq!(
-        answer["reference_base_string"],
-        "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal"
-    );
+    assert_eq!(answer["reference_base_string"], RFC_BASE_STRING);
     // The page reads the URL pasted alone the same way.
     let page = web(rfc, secrets);
     assert_eq!(page["kind"], "url", "{page}");
