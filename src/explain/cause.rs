@@ -68,6 +68,9 @@ causes! {
     ReservedUnencoded = "reserved-unencoded", 20,
         "left / ? : @ , ; = + $ [ ] unencoded in parameter names and values (a generic URL encoder)",
         "Percent-encode the reserved characters too: only A-Z a-z 0-9 - . _ ~ stay as they are.";
+    SlashUnencoded = "slash-unencoded", 35,
+        "left / unencoded in parameter names and values, and in the base string's parameter part too (Python's urllib.parse.quote with its default safe='/', as the woocommerce Python client uses it)",
+        "Percent-encode / as %2F in names and values, and again as %252F in the base string: call quote(value, safe='') or an RFC 3986 encoder.";
     Latin1NotUtf8 = "latin1-not-utf8", 13,
         "encoded text as ISO-8859-1 bytes instead of UTF-8 (é as %E9; characters outside Latin-1 as ?)",
         "Encode text as UTF-8 before percent-encoding it (é is %C3%A9).";
@@ -187,7 +190,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..35).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..36).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

@@ -59,6 +59,7 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
     ],
     &[Cause::DefaultPortKept, Cause::PortDropped],
     &[Cause::KeyMissingAmpersand, Cause::KeyTokenSecretMissing],
+    &[Cause::ReservedUnencoded, Cause::SlashUnencoded],
 ];
 
 /// The causes that change how the parameter string and the base string are put together.
@@ -68,6 +69,7 @@ const ASSEMBLY: &[Cause] = &[
     Cause::TildeEncoded,
     Cause::LowercaseHex,
     Cause::ReservedUnencoded,
+    Cause::SlashUnencoded,
     Cause::Latin1NotUtf8,
     Cause::SortedBeforeEncoding,
     Cause::SortedAsStrings,
@@ -172,10 +174,21 @@ impl<'a> Context<'a> {
         } else {
             self.request.method().to_ascii_uppercase()
         };
+        let normalized = parameter_string(&params, switches);
+        if switches.has(Cause::SlashUnencoded) && !switches.has(Cause::ParamStringNotReencoded) {
+            // The second encoding written as `%` to `%25` after Python's quote: `/` stays.
+            let mut outer = Vec::with_capacity(normalized.len() * 3 / 2);
+            let rules = Rules {
+                slash_literal: true,
+                ..Rules::RFC
+            };
+            wrong::encode_by(&normalized, rules, &mut outer);
+            return Ok(BaseString::assemble(&method, uri.as_str(), &outer, false));
+        }
         Ok(BaseString::assemble(
             &method,
             uri.as_str(),
-            &parameter_string(&params, switches),
+            &normalized,
             !switches.has(Cause::ParamStringNotReencoded),
         ))
     }
@@ -382,6 +395,7 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
         tilde_escaped: switches.has(Cause::TildeEncoded),
         lowercase_hex: switches.has(Cause::LowercaseHex),
         reserved_literal: switches.has(Cause::ReservedUnencoded),
+        slash_literal: switches.has(Cause::SlashUnencoded),
     };
     let latin1 = switches.has(Cause::Latin1NotUtf8);
     let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params

@@ -22,6 +22,8 @@ pub(crate) struct Rules {
     pub(crate) lowercase_hex: bool,
     /// `/ ? : @ , ; = + $ [ ]` left as they are (a generic URL encoder).
     pub(crate) reserved_literal: bool,
+    /// `/` left as it is (Python's `urllib.parse.quote`, whose `safe` is `/` by default).
+    pub(crate) slash_literal: bool,
 }
 
 impl Rules {
@@ -32,6 +34,7 @@ impl Rules {
         tilde_escaped: false,
         lowercase_hex: false,
         reserved_literal: false,
+        slash_literal: false,
     };
 }
 
@@ -53,7 +56,8 @@ pub(crate) fn encode_by(bytes: &[u8], rules: Rules, out: &mut Vec<u8>) {
                 continue;
             }
             b'!' | b'*' | b'\'' | b'(' | b')' => rules.sub_delims_literal,
-            b'/' | b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
+            b'/' => rules.reserved_literal || rules.slash_literal,
+            b'?' | b':' | b'@' | b',' | b';' | b'=' | b'+' | b'$' | b'[' | b']' => {
                 rules.reserved_literal
             }
             _ => encode::is_unreserved(b),
