@@ -146,6 +146,9 @@ causes! {
     BodyHashNotSigned = "body-hash-not-signed", 29,
         "computed oauth_body_hash but left it out of the signed parameters",
         "Sign oauth_body_hash with the other protocol parameters.";
+    ProtocolValuesEncodedOnce = "protocol-values-encoded-once", 36,
+        "put the protocol parameters' values into the parameter string as they are, encoded only once with the rest of it: a body hash's + / = stand as %2B %2F %3D where %252B %252F %253D should (Mastercard's signers)",
+        "Percent-encode every parameter value before joining and sorting, the oauth_ ones too (oauth_body_hash, a consumer key with !), and the whole string once more in the base string.";
     KeyMissingAmpersand = "key-missing-ampersand", 10,
         "used the encoded consumer secret alone as the key, without the & that must end it when the token secret is empty",
         "The key is enc(consumer secret) & enc(token secret): keep the & even when the token secret is empty.";
@@ -190,7 +193,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..36).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..37).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

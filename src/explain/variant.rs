@@ -75,6 +75,7 @@ const ASSEMBLY: &[Cause] = &[
     Cause::SortedAsStrings,
     Cause::NotSorted,
     Cause::ParamStringNotReencoded,
+    Cause::ProtocolValuesEncodedOnce,
     Cause::MethodNotUppercased,
 ];
 
@@ -398,6 +399,7 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
         slash_literal: switches.has(Cause::SlashUnencoded),
     };
     let latin1 = switches.has(Cause::Latin1NotUtf8);
+    let protocol_raw = switches.has(Cause::ProtocolValuesEncodedOnce);
     let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params
         .iter()
         .map(|p| {
@@ -405,7 +407,11 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
             encode_text(p.name, rules, latin1, &mut encoded);
             let name_len = encoded.len();
             encoded.push(b'=');
-            encode_text(p.value, rules, latin1, &mut encoded);
+            if protocol_raw && p.source == Source::Protocol {
+                encoded.extend_from_slice(p.value);
+            } else {
+                encode_text(p.value, rules, latin1, &mut encoded);
+            }
             (p, encoded, name_len)
         })
         .collect();
