@@ -200,6 +200,9 @@ pub enum FetchError {
         advice: Option<String>,
         /// The start of the answer's body, at most [`EXCERPT_CHARS`] characters, as text.
         excerpt: String,
+        /// Where a redirect (3xx) points, its `Location` as sent: the client was not told to
+        /// follow it, and the endpoint given is likely not the provider's.
+        location: Option<String>,
     },
     /// The answer is longer than [`MAX_ANSWER_BYTES`].
     TooLarge,
@@ -221,8 +224,16 @@ impl fmt::Display for FetchError {
                 problem,
                 advice,
                 excerpt,
+                location,
             } => {
                 write!(f, "the provider answered {status}")?;
+                if let Some(location) = location {
+                    write!(
+                        f,
+                        ", a redirect to {location:?} that is not followed (the signed request goes only where it was signed for): give the endpoint it points to"
+                    )?;
+                    return Ok(());
+                }
                 if let Some(problem) = problem {
                     write!(f, " with oauth_problem={problem}")?;
                 }
@@ -280,6 +291,7 @@ async fn post(client: &reqwest::Client, url: &Url, header: String) -> Result<Vec
         .await
         .map_err(FetchError::Http)?;
     let status = response.status();
+    let location = redirect_location(status, response.headers());
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(FetchError::Http)? {
         if body.len() + chunk.len() > MAX_ANSWER_BYTES {
@@ -290,7 +302,19 @@ async fn post(client: &reqwest::Client, url: &Url, header: String) -> Result<Vec
         }
         body.extend_from_slice(&chunk);
     }
-    answer(status.as_u16(), body)
+    answer(status.as_u16(), location, body)
+}
+
+/// The `Location` of a redirect answer, as text.
+fn redirect_location(
+    status: reqwest::StatusCode,
+    headers: &reqwest::header::HeaderMap,
+) -> Option<String> {
+    if !status.is_redirection() {
+        return None;
+    }
+    let location = headers.get(reqwest::header::LOCATION)?;
+    Some(String::from_utf8_lossy(location.as_bytes()).into_owned())
 }
 
 #[cfg(feature = "blocking")]
@@ -307,6 +331,7 @@ fn post_blocking(
         .send()
         .map_err(FetchError::Http)?;
     let status = response.status();
+    let location = redirect_location(status, response.headers());
     let mut body = Vec::new();
     response
         .take(MAX_ANSWER_BYTES as u64 + 1)
@@ -318,7 +343,7 @@ fn post_blocking(
         }
         body.truncate(MAX_ANSWER_BYTES);
     }
-    answer(status.as_u16(), body)
+    answer(status.as_u16(), location, body)
 }
 
 fn authorization_value(header: String) -> Result<HeaderValue, FetchError> {
@@ -331,7 +356,7 @@ fn authorization_value(header: String) -> Result<HeaderValue, FetchError> {
 }
 
 /// The body of a 2xx answer, or the error another status is.
-fn answer(status: u16, body: Vec<u8>) -> Result<Vec<u8>, FetchError> {
+fn answer(status: u16, location: Option<String>, body: Vec<u8>) -> Result<Vec<u8>, FetchError> {
     if (200..300).contains(&status) {
         return Ok(body);
     }
@@ -348,5 +373,6 @@ fn answer(status: u16, body: Vec<u8>) -> Result<Vec<u8>, FetchError> {
         problem,
         advice,
         excerpt,
+        location,
     })
 }
