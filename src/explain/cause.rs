@@ -101,6 +101,12 @@ causes! {
     EmptyValueDropped = "empty-value-dropped", 25,
         "dropped query or body parameters with an empty value (a= or a)",
         "Sign parameters with an empty value as name= (RFC 5849 §3.4.1.3.2).";
+    RepeatedNamesIndexed = "repeated-names-indexed", 37,
+        "renamed the values of a name repeated in the query by their position: a=2&a=1 became a[0]=2&a[1]=1 (node-oauth reads the query with querystring.parse)",
+        "Sign each occurrence of a repeated query name under its own name, as sent (RFC 5849 §3.4.1.3.1).";
+    ArrayBracketsDropped = "array-brackets-dropped", 38,
+        "read names such as ids[] and ids[0] as arrays and signed them as ids (request reads the query and form body with the qs library)",
+        "Sign parameter names exactly as sent, brackets included: ids[]=1 is signed as ids%5B%5D=1.";
     SortedBeforeEncoding = "sorted-before-encoding", 6,
         "sorted the parameters by their decoded names and values and encoded them afterwards",
         "Sort by the encoded names, then the encoded values (RFC 5849 §3.4.1.3.2).";
@@ -193,7 +199,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..37).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..39).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

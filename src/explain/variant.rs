@@ -264,6 +264,9 @@ impl<'a> Context<'a> {
         if switches.has(Cause::EmptyValueDropped) {
             params.retain(|p| p.source == Source::Protocol || !p.value.is_empty());
         }
+        if switches.any(&[Cause::RepeatedNamesIndexed, Cause::ArrayBracketsDropped]) {
+            params = renamed(&params, switches);
+        }
         if switches.has(Cause::DuplicatesCollapsed) {
             let all: Vec<Parameter<'_>> = params.iter().collect();
             let last: Vec<bool> = (0..all.len())
@@ -386,6 +389,49 @@ impl<'a> Context<'a> {
         };
         Some(SigningKey::joined(cs, token_secret, !raw))
     }
+}
+
+/// The parameters with their names as the array-reading collectors make them: a query name
+/// repeated, each occurrence indexed by its position (`a[0]`, `a[1]`), and `k[]` or `k[N]`
+/// (N up to 20, `qs`'s array limit) as `k`.
+fn renamed(params: &Parameters, switches: Switches) -> Parameters {
+    let index = switches.has(Cause::RepeatedNamesIndexed);
+    let drop_brackets = switches.has(Cause::ArrayBracketsDropped);
+    let all: Vec<Parameter<'_>> = params.iter().collect();
+    let mut out = Parameters::with_capacity(all.len(), 0);
+    for (i, p) in all.iter().enumerate() {
+        let in_query = p.source == Source::Query;
+        let repeated = || {
+            all.iter()
+                .filter(|q| q.source == Source::Query && q.name == p.name)
+                .count()
+                > 1
+        };
+        if index && in_query && repeated() {
+            let position = all[..i]
+                .iter()
+                .filter(|q| q.source == Source::Query && q.name == p.name)
+                .count();
+            let mut name = p.name.to_vec();
+            name.extend_from_slice(format!("[{position}]").as_bytes());
+            out.push(p.source, &name, p.value);
+        } else if drop_brackets && p.source != Source::Protocol {
+            out.push(p.source, array_base(p.name).unwrap_or(p.name), p.value);
+        } else {
+            out.push(p.source, p.name, p.value);
+        }
+    }
+    out
+}
+
+/// `k` of a name `k[]` or `k[N]` with N from 0 to 20 (its last bracket pair), as the `qs`
+/// library reads an array.
+fn array_base(name: &[u8]) -> Option<&[u8]> {
+    let open = name.iter().rposition(|&b| b == b'[')?;
+    let index = name.get(open + 1..name.len() - 1)?;
+    let is_index = index.iter().all(u8::is_ascii_digit)
+        && (index.is_empty() || std::str::from_utf8(index).ok()?.parse::<u32>().ok()? <= 20);
+    (open > 0 && name.last() == Some(&b']') && is_index).then(|| &name[..open])
 }
 
 /// The normalized parameter string as the encoding and sorting switches make it.
