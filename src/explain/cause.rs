@@ -14,6 +14,9 @@ macro_rules! causes {
         /// to a request reproduces the other side's base string or signature exactly.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
+        // Each variant's documentation is its plain-text description, which the command line
+        // prints too: `a[0]` in it is what a client signs, not a link.
+        #[allow(rustdoc::broken_intra_doc_links)]
         pub enum Cause {
             $(
                 #[doc = concat!("`", $id, "`: the other side ", $what, ".")]
