@@ -11,17 +11,23 @@
 //     decodeURIComponent, which leaves `+` a plus (plus-not-decoded).
 //   oauth 0.10.2 (node-oauth): reads the query with querystring.parse and names each value of
 //     a repeated name by its position, `a[0]`, `a[1]` (repeated-names-indexed).
+//   mastercard-oauth1-signer 1.2.0 (src/OAuth.js): RSA-SHA256 with a body hash on every
+//     request, the protocol values put into the parameter string unencoded
+//     (protocol-values-encoded-once), and an explicit :443 kept, since it compares url.parse's
+//     port, a string, with the number 443 (default-port-kept).
 //
-// Usage: node node_clients.js PATH/TO/oauth1
+// Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem
 
 "use strict";
 
 const crypto = require("crypto");
+const fs = require("fs");
 const url = require("url");
 const { spawnSync } = require("child_process");
 const OAuth1a = require("oauth-1.0a");
 const NodeOAuth = require("oauth").OAuth;
 const RequestOAuth = require("request/lib/oauth").OAuth;
+const Mastercard = require("mastercard-oauth1-signer");
 
 const CK = "ck";
 const CS = "cs secret";
@@ -91,12 +97,33 @@ CASES.push(
   ["oauth", "GET", "http://API.Example.com:80/1/x", null, "match", []],
 );
 
+// Mastercard's: a consumer key of its shape (its ! is reserved), the tests' RSA key.
+const MASTERCARD_KEY = "L5BsiPgaF-O3qA36znUATgQXwJB6MRoMSdhjd7wt50c97279!50596e52466e3966546d434b7354584c4975693238513d3d";
+const pemPath = process.argv[3];
+const API = "https://sandbox.api.mastercard.example";
+const ONCE = ["protocol-values-encoded-once"];
+for (const [method, href, json, causes] of [
+  ["GET", API + "/atms/v1/atm?Country=USA&PageLength=10", null, ONCE],
+  ["GET", API + "/locations/v1/merchants?PostalCode=a%2Fb&Country=USA", null, ONCE],
+  ["POST", API + "/fraud/v1/cases?x=1", JSON.stringify({ caseId: "A-1", note: "\u00dcn\u00efcode & + /" }), ONCE],
+  ["GET", "https://sandbox.api.mastercard.example:443/atms/v1/atm", null, ["default-port-kept", ...ONCE]],
+]) {
+  CASES.push(["mastercard-oauth1-signer", method, href, json, "explained", causes]);
+}
+CLIENTS["mastercard-oauth1-signer"] = (method, href, json) =>
+  Mastercard.getAuthorizationHeader(href, method, json, MASTERCARD_KEY, fs.readFileSync(pemPath, "utf8"));
+
 const oauth1 = process.argv[2];
 const failures = [];
 for (const [client, method, href, body, verdict, causes] of CASES) {
   const header = CLIENTS[client](method, href, body);
   const args = ["explain", "--json", "--method", method, "--url", href, "--authorization", header];
-  if (body) args.push("--content-type", FORM, "--body", body);
+  if (client === "mastercard-oauth1-signer") {
+    args.push("--private-key-file", pemPath);
+    if (body) args.push("--content-type", "application/json", "--body", body);
+  } else if (body) {
+    args.push("--content-type", FORM, "--body", body);
+  }
   const run = spawnSync(oauth1, args, { env: { OAUTH1_CONSUMER_SECRET: CS, OAUTH1_TOKEN_SECRET: TS }, encoding: "utf8" });
   let answer;
   try {
@@ -114,4 +141,4 @@ if (failures.length > 0) {
   for (const failure of failures) console.log("  " + failure);
   process.exit(1);
 }
-console.log(`the npm clients against oauth1 explain: ${CASES.length} requests signed by request, oauth-1.0a and oauth, each answered as their source says`);
+console.log(`the npm clients against oauth1 explain: ${CASES.length} requests signed by request, oauth-1.0a, oauth and mastercard-oauth1-signer, each answered as their source says`);
