@@ -12,7 +12,7 @@ use super::cause::Cause;
 use super::wrong::{self, Rules};
 use crate::base_string::{BaseString, BaseUri};
 use crate::collect::{self as collection, Protocol, Sources};
-use crate::credentials::{Nonce, Timestamp};
+use crate::credentials::{BodyHash, Nonce, Timestamp};
 use crate::encode::Value;
 use crate::error::Error;
 use crate::params::{Parameter, Parameters, Source};
@@ -129,6 +129,9 @@ pub(crate) struct Context<'a> {
     nonce: &'a Nonce,
     timestamp: String,
     body_hash: Option<String>,
+    /// The hash of a form body the other side sent `oauth_body_hash` with, which RFC 5849's
+    /// computation leaves out ([`Cause::FormBodyHashed`] puts it back).
+    form_body_hash: Option<String>,
     written: UrlAsWritten<'a>,
 }
 
@@ -140,12 +143,20 @@ impl<'a> Context<'a> {
         timestamp: Timestamp,
         written_url: Option<&'a str>,
     ) -> Result<Self, Error> {
+        // A body hash sent with a form body is a mistake the diagnosis names, not an error:
+        // the reference signs the form's parameters without it, as RFC 5849 does.
+        let hashed_form = request.has_form_body() && signer.body_hash() == BodyHash::Send;
         Ok(Context {
             signer,
             request,
             nonce,
             timestamp: timestamp.to_string(),
-            body_hash: signer.body_hash_of(request)?,
+            body_hash: if hashed_form {
+                None
+            } else {
+                signer.body_hash_of(request)?
+            },
+            form_body_hash: hashed_form.then(|| sign::body_hash(signer.method(), request.body())),
             written: written_url.map(UrlAsWritten::parse).unwrap_or_default(),
         })
     }
@@ -196,11 +207,17 @@ impl<'a> Context<'a> {
 
     /// Collection, the protocol parameters, the empty-value drop and the duplicate collapse.
     fn parameters(&self, switches: Switches) -> Result<Parameters, Error> {
+        // The cause is that state: it changes nothing for a request sent without a body hash
+        // or without a form body.
+        let body_hash = match &self.form_body_hash {
+            Some(hash) if switches.has(Cause::FormBodyHashed) => Some(hash.as_str()),
+            _ => self.body_hash.as_deref(),
+        };
         let mut protocol: Protocol<'_> = self.signer.protocol_parameters(
             self.request.step(),
             self.nonce,
             self.timestamp.as_bytes(),
-            self.body_hash.as_deref(),
+            body_hash,
         );
         for (name, value) in &mut protocol {
             // A value put in place here is checked for bytes to escape like any other.
@@ -235,7 +252,8 @@ impl<'a> Context<'a> {
         } else {
             rfc.query
         };
-        let form = if switches.has(Cause::FormBodyNotSigned) {
+        let form_hashed = switches.has(Cause::FormBodyHashed) && self.form_body_hash.is_some();
+        let form = if switches.has(Cause::FormBodyNotSigned) || form_hashed {
             false
         } else {
             rfc.form || switches.has(Cause::NonFormBodySigned)

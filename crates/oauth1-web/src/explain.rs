@@ -233,8 +233,19 @@ fn explain_read(
         .unwrap_or_default()
         .parse()
         .map_err(text)?;
-    let done = signer.sign(&request, &nonce, timestamp).map_err(text)?;
-    let stages = stages(&done, &BaseUri::new(request.url()).map_err(text)?, &signer);
+    // The reference signs a form's parameters and sends no body hash with it, whatever the
+    // other side sent (the diagnosis names that mistake: form-body-hashed).
+    let reference = if request.has_form_body() {
+        signer.clone().with_body_hash(oauth1_signer::BodyHash::Omit)
+    } else {
+        signer.clone()
+    };
+    let done = reference.sign(&request, &nonce, timestamp).map_err(text)?;
+    let stages = stages(
+        &done,
+        &BaseUri::new(request.url()).map_err(text)?,
+        &reference,
+    );
 
     let mut given = Observed::default();
     if let Some(signature) = &protocol.signature {

@@ -14,7 +14,8 @@
 //   mastercard-oauth1-signer 1.2.0 (src/OAuth.js): RSA-SHA256 with a body hash on every
 //     request, the protocol values put into the parameter string unencoded
 //     (protocol-values-encoded-once), and an explicit :443 kept, since it compares url.parse's
-//     port, a string, with the number 443 (default-port-kept).
+//     port, a string, with the number 443 (default-port-kept); a form body is hashed, its
+//     parameters unsigned (form-body-hashed).
 //
 // Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem
 
@@ -107,6 +108,8 @@ for (const [method, href, json, causes] of [
   ["GET", API + "/locations/v1/merchants?PostalCode=a%2Fb&Country=USA", null, ONCE],
   ["POST", API + "/fraud/v1/cases?x=1", JSON.stringify({ caseId: "A-1", note: "\u00dcn\u00efcode & + /" }), ONCE],
   ["GET", "https://sandbox.api.mastercard.example:443/atms/v1/atm", null, ["default-port-kept", ...ONCE]],
+  // A form body, hashed like any other, its parameters unsigned.
+  ["POST", API + "/tokens/v1/forms", "a=1&note=two%20words", [...ONCE, "form-body-hashed"]],
 ]) {
   CASES.push(["mastercard-oauth1-signer", method, href, json, "explained", causes]);
 }
@@ -120,7 +123,7 @@ for (const [client, method, href, body, verdict, causes] of CASES) {
   const args = ["explain", "--json", "--method", method, "--url", href, "--authorization", header];
   if (client === "mastercard-oauth1-signer") {
     args.push("--private-key-file", pemPath);
-    if (body) args.push("--content-type", "application/json", "--body", body);
+    if (body) args.push("--content-type", body.startsWith("{") ? "application/json" : FORM, "--body", body);
   } else if (body) {
     args.push("--content-type", FORM, "--body", body);
   }
