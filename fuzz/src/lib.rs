@@ -300,7 +300,10 @@ pub fn verify(data: &[u8]) {
         let Ok(header) = std::str::from_utf8(header) else {
             return;
         };
-        let echoed = |secret: &str| data.windows(secret.len()).any(|w| w == secret.as_bytes());
+        let echoed = |secret: &str| {
+            data.windows(secret.len())
+                .any(|w| w.eq_ignore_ascii_case(secret.as_bytes()))
+        };
         if echoed(CONSUMER_SECRET) || echoed(TOKEN_SECRET) {
             // A message may quote the input, which then has the secret in it.
             return;
@@ -388,7 +391,10 @@ pub fn sign_line(data: &[u8]) {
         let Some(serde_json::Value::Object(mut marked)) = case else {
             return;
         };
-        if line.contains(CONSUMER_SECRET) || line.contains(TOKEN_SECRET) {
+        // A message may quote the input, the URL's scheme and host lowercased: an input that
+        // holds a marker in any letter case may show it.
+        let folded = line.to_ascii_lowercase();
+        if folded.contains(CONSUMER_SECRET) || folded.contains(TOKEN_SECRET) {
             return;
         }
         for (name, marker) in [
