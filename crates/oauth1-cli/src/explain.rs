@@ -186,7 +186,7 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         base_string: echoed,
     };
     if verbose {
-        sign_verbose(&flags).map_err(|e| e.to_string())?;
+        sign_verbose(&flags, true).map_err(|e| e.to_string())?;
         say!();
     }
     let request = flags.request().map_err(|e| e.to_string())?;

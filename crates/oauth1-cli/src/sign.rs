@@ -167,7 +167,7 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
     let verbose = args.verbose;
     let flags = FromFlags::new(args, true)?;
     if verbose {
-        return sign_verbose(&flags).map_err(|e| e.to_string());
+        return sign_verbose(&flags, false).map_err(|e| e.to_string());
     }
     let done = flags.sign().map_err(|e| e.to_string())?;
     let (signature, authorization) = shown(&done);
@@ -178,13 +178,25 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
 }
 
 /// `oauth1 sign --verbose`: every stage, with the key's shape instead of the secrets.
-pub(crate) fn sign_verbose(flags: &FromFlags) -> Result<(), Error> {
+/// Prints every stage of the signing; for `explain`'s `reference`, a form body's parameters
+/// are signed without the body hash the other side may have sent with it (the diagnosis names
+/// that mistake: `form-body-hashed`), as RFC 5849 signs them.
+pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), Error> {
     use oauth1_signer::base_string::BaseUri;
     use oauth1_signer::encode::encode;
 
-    let signer = &flags.signer;
     let request = flags.request()?;
-    let done = flags.sign()?;
+    let without_hash;
+    let signer = if reference && request.has_form_body() {
+        without_hash = flags
+            .signer
+            .clone()
+            .with_body_hash(oauth1_signer::BodyHash::Omit);
+        &without_hash
+    } else {
+        &flags.signer
+    };
+    let done = signer.sign(&request, &flags.nonce, flags.timestamp)?;
     say!("parameters (source, decoded name = value, then as encoded), in normalized order:");
     let params = done.parameters();
     let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);

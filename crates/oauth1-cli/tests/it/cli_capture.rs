@@ -566,6 +566,53 @@ fn a_url_or_form_body_that_carries_its_protocol_parameters_is_read_as_sent() {
     );
 }
 
+/// A form body sent with a body hash (as Mastercard's signers send it): `explain --verbose`
+/// prints the reference's stages, RFC 5849's signing without the hash, and names the cause.
+#[test]
+fn a_form_body_sent_with_a_body_hash_is_explained_with_its_stages() {
+    let lines: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("explain.json")).unwrap())
+            .unwrap();
+    let mut checked = 0;
+    for line in lines
+        .iter()
+        .filter(|l| l["name"].as_str().unwrap().starts_with("form-body-hashed"))
+    {
+        let Some(signature) = line["observed"]["signature"].as_str() else {
+            continue;
+        };
+        let text = |name: &str| line[name].as_str().unwrap();
+        let header = crate::common::header_of(line, signature);
+        let (ok, out, err) = run(
+            &[
+                "explain",
+                "--verbose",
+                "--method",
+                text("method"),
+                "--url",
+                text("url"),
+                "--content-type",
+                text("content_type"),
+                "--body",
+                text("body"),
+                "--authorization",
+                &header,
+            ],
+            (Some(text("consumer_secret")), Some(text("token_secret"))),
+            "",
+        );
+        assert!(!ok, "a mismatch: {out}{err}");
+        assert_eq!(err, "", "{}", line["name"]);
+        assert!(out.starts_with("parameters (source"), "{out}");
+        assert!(
+            out.contains("\ncause:      form-body-hashed: the other side sent oauth_body_hash with a form body"),
+            "{out}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}
+
 /// Chrome's and Firefox's HAR exports of a page (`fixtures/captures_har.py`): every entry with
 /// OAuth is explained in turn, each as its explain fixture is given field by field, and the
 /// others are passed over.
