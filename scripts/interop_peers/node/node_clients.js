@@ -16,6 +16,11 @@
 //     (protocol-values-encoded-once), and an explicit :443 kept, since it compares url.parse's
 //     port, a string, with the number 443 (default-port-kept); a form body is hashed, its
 //     parameters unsigned (form-body-hashed).
+//   @woocommerce/woocommerce-rest-api 1.0.2, over http: signs with oauth-1.0a, whose
+//     authorize() returns the URL's query parameters among the protocol ones (its mergeObject
+//     writes into them), and sends all of them as axios params: each query parameter goes out
+//     twice, signed once (duplicates-collapsed; WooCommerce's server keeps the last of a
+//     repeated name, as this signature does).
 //
 // Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem
 
@@ -28,7 +33,9 @@ const { spawnSync } = require("child_process");
 const OAuth1a = require("oauth-1.0a");
 const NodeOAuth = require("oauth").OAuth;
 const RequestOAuth = require("request/lib/oauth").OAuth;
+const http = require("http");
 const Mastercard = require("mastercard-oauth1-signer");
+const WooCommerceRestApi = require("@woocommerce/woocommerce-rest-api").default;
 
 const CK = "ck";
 const CS = "cs secret";
@@ -118,6 +125,54 @@ CLIENTS["mastercard-oauth1-signer"] = (method, href, json) =>
 
 const oauth1 = process.argv[2];
 const failures = [];
+
+/** Asks `oauth1 explain` about one request, and keeps a failure if it answers otherwise. */
+function check(client, method, href, header, args, verdict, causes, secret = CS) {
+  const run = spawnSync(oauth1, args, { env: { OAUTH1_CONSUMER_SECRET: secret, OAUTH1_TOKEN_SECRET: TS }, encoding: "utf8" });
+  let answer;
+  try {
+    answer = JSON.parse(run.stdout);
+  } catch {
+    failures.push(`${client} ${method} ${href}: oauth1 explain failed: ${run.stderr.trim()}`);
+    return;
+  }
+  if (answer.verdict !== verdict || JSON.stringify(answer.causes) !== JSON.stringify(causes)) {
+    failures.push(`${client} ${method} ${href}: ${answer.verdict} ${JSON.stringify(answer.causes)}, expected ${verdict} ${JSON.stringify(causes)}\n    ${header}`);
+  }
+}
+
+/** The WooCommerce client against a loopback server of this script's, which keeps each URL as
+ * it arrived; the requests as received are explained, their protocol parameters in the query. */
+async function woocommerce() {
+  const WC_SECRET = "cs_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d";
+  const received = [];
+  const server = http.createServer((request, response) => {
+    received.push(request.url);
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end("{}");
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const api = new WooCommerceRestApi({ url: origin, consumerKey: "ck_4f1a2b3c", consumerSecret: WC_SECRET, version: "wc/v3" });
+  const twice = ["duplicates-collapsed"];
+  const cases = [
+    ["products", {}, "match", []],
+    ["products", { per_page: 5, page: 2 }, "explained", twice],
+    ["products", { search: "a/b c!*'()", sku: "~x" }, "explained", twice],
+    ["products", { include: [12, 34] }, "explained", twice],
+    ["orders?status=processing", {}, "explained", twice],
+  ];
+  for (const [endpoint, params, verdict, causes] of cases) {
+    received.length = 0;
+    await api.get(endpoint, params);
+    const href = origin + received[0];
+    check("@woocommerce/woocommerce-rest-api", "GET", href, "(in the query)",
+      ["explain", "--json", "--url", href], verdict, causes, WC_SECRET);
+  }
+  server.close();
+  return cases.length;
+}
+
 for (const [client, method, href, body, verdict, causes] of CASES) {
   const header = CLIENTS[client](method, href, body);
   const args = ["explain", "--json", "--method", method, "--url", href, "--authorization", header];
@@ -127,21 +182,13 @@ for (const [client, method, href, body, verdict, causes] of CASES) {
   } else if (body) {
     args.push("--content-type", FORM, "--body", body);
   }
-  const run = spawnSync(oauth1, args, { env: { OAUTH1_CONSUMER_SECRET: CS, OAUTH1_TOKEN_SECRET: TS }, encoding: "utf8" });
-  let answer;
-  try {
-    answer = JSON.parse(run.stdout);
-  } catch {
-    failures.push(`${client} ${method} ${href}: oauth1 explain failed: ${run.stderr.trim()}`);
-    continue;
-  }
-  if (answer.verdict !== verdict || JSON.stringify(answer.causes) !== JSON.stringify(causes)) {
-    failures.push(`${client} ${method} ${href} ${body || ""}: ${answer.verdict} ${JSON.stringify(answer.causes)}, expected ${verdict} ${JSON.stringify(causes)}\n    ${header}`);
-  }
+  check(client, method, href, header, args, verdict, causes);
 }
-if (failures.length > 0) {
-  console.log(`the npm clients against oauth1 explain: ${failures.length} failures`);
-  for (const failure of failures) console.log("  " + failure);
-  process.exit(1);
-}
-console.log(`the npm clients against oauth1 explain: ${CASES.length} requests signed by request, oauth-1.0a, oauth and mastercard-oauth1-signer, each answered as their source says`);
+woocommerce().then((sent) => {
+  if (failures.length > 0) {
+    console.log(`the npm clients against oauth1 explain: ${failures.length} failures`);
+    for (const failure of failures) console.log("  " + failure);
+    process.exit(1);
+  }
+  console.log(`the npm clients against oauth1 explain: ${CASES.length + sent} requests signed by request, oauth-1.0a, oauth, mastercard-oauth1-signer and @woocommerce/woocommerce-rest-api, each answered as their source says`);
+});
