@@ -13,11 +13,12 @@ Usage: mastercard_client.py PATH/TO/oauth1 PATH/TO/private-key.pem
 """
 
 import json
-import subprocess
 import sys
 
 from cryptography.hazmat.primitives import serialization
 from oauth1.oauth import OAuth
+
+from explained import Checks
 
 # The shape of a Mastercard consumer key: its ! is a reserved character.
 KEY = "L5BsiPgaF-O3qA36znUATgQXwJB6MRoMSdhjd7wt50c97279!50596e52466e3966546d434b7354584c4975693238513d3d"
@@ -37,7 +38,7 @@ SHAPES = [
 def main(oauth1, pem_path):
     with open(pem_path, "rb") as pem:
         key = serialization.load_pem_private_key(pem.read(), password=None)
-    failures = []
+    checks = Checks("Mastercard's signer against oauth1 explain")
     for method, path, payload, content_type, causes in SHAPES:
         url = API + path
         header = OAuth.get_authorization_header(url, method, payload, KEY, key)
@@ -47,20 +48,8 @@ def main(oauth1, pem_path):
             # The body as the signer hashed it, as a client sends it.
             body = payload if isinstance(payload, str) else json.dumps(payload)
             args += ["--content-type", content_type, "--body", body]
-        run = subprocess.run(args, env={}, capture_output=True, text=True)
-        if run.returncode not in (0, 1):
-            failures.append("%s %s: oauth1 explain failed: %s" % (method, path, run.stderr.strip()))
-            continue
-        answer = json.loads(run.stdout)
-        got = (answer.get("verdict"), answer.get("causes"))
-        if got != ("explained", causes):
-            failures.append("%s %s: %s %s\n    %s" % (method, path, got[0], got[1], header))
-    if failures:
-        print("Mastercard's signer against oauth1 explain: %d failures" % len(failures))
-        for failure in failures:
-            print("  " + failure)
-        sys.exit(1)
-    print("Mastercard's signer against oauth1 explain: %d requests, each named" % len(SHAPES))
+        checks.expect("%s %s" % (method, path), args, {}, "explained", causes, header)
+    checks.finish("each named")
 
 
 if __name__ == "__main__":

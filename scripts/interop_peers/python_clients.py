@@ -13,13 +13,13 @@ Usage: python_clients.py PATH/TO/oauth1
 """
 
 import http.server
-import json
-import subprocess
 import sys
 import threading
 
 from authlib.integrations.requests_client import OAuth1Session as AuthlibSession
 from rauth import OAuth1Session as RauthSession
+
+from explained import Checks
 
 CK, CS, TK, TS = "ck", "cs secret", "tk", "ts secret"
 FORM = "application/x-www-form-urlencoded"
@@ -68,7 +68,7 @@ def main(oauth1):
         ("authlib", authlib, "GET", origin + "/1/x", {"params": {"c@": "2", "c2": "1"}}, "match", []),
     ]
 
-    failures = []
+    checks = Checks("rauth and Authlib against oauth1 explain")
     for name, session, method, url, kwargs, verdict, causes in cases:
         received.clear()
         session.request(method, url, **kwargs)
@@ -81,25 +81,11 @@ def main(oauth1):
             args += ["--authorization", header]
         if content_type:
             args += ["--content-type", content_type, "--body", body]
-        run = subprocess.run(args, env={"OAUTH1_CONSUMER_SECRET": CS, "OAUTH1_TOKEN_SECRET": TS},
-                             capture_output=True, text=True)
-        try:
-            answer = json.loads(run.stdout)
-        except ValueError:
-            failures.append("%s %s %s: oauth1 explain failed: %s" % (name, method, url, run.stderr.strip()))
-            continue
-        if (answer.get("verdict"), answer.get("causes")) != (verdict, causes):
-            failures.append("%s %s %s %s: %s %s, expected %s %s\n    %s"
-                            % (name, method, url, kwargs, answer.get("verdict"), answer.get("causes"),
-                               verdict, causes, header))
+        checks.expect("%s %s %s %s" % (name, method, url, kwargs), args,
+                      {"OAUTH1_CONSUMER_SECRET": CS, "OAUTH1_TOKEN_SECRET": TS}, verdict, causes,
+                      header)
     server.shutdown()
-    if failures:
-        print("rauth and Authlib against oauth1 explain: %d failures" % len(failures))
-        for failure in failures:
-            print("  " + failure)
-        sys.exit(1)
-    print("rauth and Authlib against oauth1 explain: %d requests, each answered as their source says"
-          % len(cases))
+    checks.finish("each answered as their source says")
 
 
 if __name__ == "__main__":

@@ -12,11 +12,11 @@ asked for, but its signature matches it.
 Usage: woocommerce_client.py PATH/TO/oauth1
 """
 
-import json
-import subprocess
 import sys
 
 from woocommerce.oauth import OAuth
+
+from explained import Checks
 
 KEY = "ck_4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c"
 SECRET = "cs_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d"
@@ -35,24 +35,12 @@ SHAPES = [
 
 
 def main(oauth1):
-    failures = []
+    checks = Checks("the woocommerce client against oauth1 explain")
     for path, verdict, causes in SHAPES:
         url = OAuth(STORE + path, KEY, SECRET, version="wc/v3", method="GET").get_oauth_url()
-        run = subprocess.run([oauth1, "explain", "--json", "--url", url],
-                             env={"OAUTH1_CONSUMER_SECRET": SECRET}, capture_output=True, text=True)
-        if run.returncode not in (0, 1):
-            failures.append("%s: oauth1 explain failed: %s" % (path, run.stderr.strip()))
-            continue
-        answer = json.loads(run.stdout)
-        if (answer.get("verdict"), answer.get("causes")) != (verdict, causes):
-            failures.append("%s: %s %s, expected %s %s\n    %s"
-                            % (path, answer.get("verdict"), answer.get("causes"), verdict, causes, url))
-    if failures:
-        print("the woocommerce client against oauth1 explain: %d failures" % len(failures))
-        for failure in failures:
-            print("  " + failure)
-        sys.exit(1)
-    print("the woocommerce client against oauth1 explain: %d requests, each named" % len(SHAPES))
+        checks.expect(path, [oauth1, "explain", "--json", "--url", url],
+                      {"OAUTH1_CONSUMER_SECRET": SECRET}, verdict, causes, url)
+    checks.finish("each named")
 
 
 if __name__ == "__main__":
