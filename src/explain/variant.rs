@@ -413,30 +413,31 @@ impl<'a> Context<'a> {
 /// repeated, each occurrence indexed by its position (`a[0]`, `a[1]`), and `k[]` or `k[N]`
 /// (N up to 20, `qs`'s array limit) as `k`.
 fn renamed(params: &Parameters, switches: Switches) -> Parameters {
+    use std::collections::HashMap;
+
     let index = switches.has(Cause::RepeatedNamesIndexed);
     let drop_brackets = switches.has(Cause::ArrayBracketsDropped);
-    let all: Vec<Parameter<'_>> = params.iter().collect();
-    let mut out = Parameters::with_capacity(all.len(), 0);
-    for (i, p) in all.iter().enumerate() {
-        let in_query = p.source == Source::Query;
-        let repeated = || {
-            all.iter()
-                .filter(|q| q.source == Source::Query && q.name == p.name)
-                .count()
-                > 1
-        };
-        if index && in_query && repeated() {
-            let position = all[..i]
-                .iter()
-                .filter(|q| q.source == Source::Query && q.name == p.name)
-                .count();
-            let mut name = p.name.to_vec();
-            name.extend_from_slice(format!("[{position}]").as_bytes());
-            out.push(p.source, &name, p.value);
-        } else if drop_brackets && p.source != Source::Protocol {
-            out.push(p.source, array_base(p.name).unwrap_or(p.name), p.value);
-        } else {
-            out.push(p.source, p.name, p.value);
+    // How often each query name occurs, and how many of them are already renamed.
+    let mut occurrences: HashMap<&[u8], (usize, usize)> = HashMap::new();
+    for p in params.iter().filter(|p| p.source == Source::Query) {
+        occurrences.entry(p.name).or_default().0 += 1;
+    }
+    let mut out = Parameters::with_capacity(params.len(), 0);
+    for p in params.iter() {
+        let counts = occurrences
+            .get_mut(p.name)
+            .filter(|_| p.source == Source::Query);
+        match counts {
+            Some((total, seen)) if index && *total > 1 => {
+                let mut name = p.name.to_vec();
+                name.extend_from_slice(format!("[{seen}]").as_bytes());
+                *seen += 1;
+                out.push(p.source, &name, p.value);
+            }
+            _ if drop_brackets && p.source != Source::Protocol => {
+                out.push(p.source, array_base(p.name).unwrap_or(p.name), p.value);
+            }
+            _ => out.push(p.source, p.name, p.value),
         }
     }
     out
