@@ -495,10 +495,9 @@ impl Curl {
                             .ok_or_else(|| error(format!("the curl flag {name} has no value")))?,
                     };
                     if let Some(path) = data_file(name, &value) {
-                        // Never read: recorded, and the data left out.
+                        // Never read: recorded, and refused unless a body is given instead.
                         curl.file.get_or_insert_with(|| file_named(name, &value, path));
                         curl.json |= name == "--json";
-                        curl.data.push(Vec::new());
                         continue;
                     }
                     match name {
