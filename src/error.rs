@@ -102,6 +102,15 @@ pub enum Error {
     /// The token is empty but its secret is not: no server could verify the signature.
     #[non_exhaustive]
     TokenSecretWithoutToken,
+    /// A provider profile cannot sign the request as given: its provider would refuse it, or
+    /// read another request than the one sent.
+    #[non_exhaustive]
+    RefusedByProfile {
+        /// The profile's name.
+        profile: &'static str,
+        /// Why, and what to do.
+        reason: String,
+    },
     /// A realm that cannot be written as a quoted string.
     #[non_exhaustive]
     InvalidRealm,
@@ -191,6 +200,9 @@ impl fmt::Display for Error {
             Error::TokenSecretWithoutToken => f.write_str(
                 "the token is empty but its secret is not: a request without a token is signed with an empty token secret, so give the token, or leave out both",
             ),
+            Error::RefusedByProfile { profile, reason } => {
+                write!(f, "the {profile} profile cannot sign this request: {reason}")
+            }
             Error::InvalidRealm => f.write_str(
                 "invalid realm: a realm cannot contain control characters such as line breaks",
             ),

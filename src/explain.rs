@@ -42,7 +42,8 @@
 mod cause;
 mod compare;
 mod error;
-mod variant;
+mod php;
+pub(crate) mod variant;
 mod wrong;
 
 use std::fmt::{self, Write};

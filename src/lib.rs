@@ -141,11 +141,13 @@ pub mod parts;
 mod path;
 #[cfg(feature = "serde")]
 pub mod persist;
+pub mod profile;
 pub mod received;
 pub mod request;
 mod secret;
 pub mod sign;
 pub mod target;
+mod transport;
 
 pub use credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 pub use error::Error;
@@ -156,6 +158,7 @@ pub use secret::{Secret, SecretId};
 #[cfg(feature = "rsa")]
 pub use sign::PublicKey;
 pub use sign::{PrivateKey, Signature, SignatureMethod};
+pub use transport::Transport;
 
 #[cfg(test)]
 mod tests {

@@ -618,6 +618,28 @@ impl fmt::Debug for Signed {
 }
 
 impl Signed {
+    /// A request signed over `base_string`, which is not the RFC 5849 base string of `params`:
+    /// a provider profile's.
+    pub(crate) fn of_variant(
+        method: &str,
+        uri: &str,
+        params: Normalized,
+        base_string: BaseString,
+        signature: Signature,
+        realm: Option<Realm>,
+    ) -> Signed {
+        Signed {
+            params,
+            method: Cow::Owned(method.to_owned()),
+            uri: Arc::from(uri),
+            base_string: OnceLock::from(base_string),
+            signature,
+            realm,
+        }
+    }
+}
+
+impl Signed {
     /// All the signed parameters (query, form body and protocol), each with its source, in
     /// normalized order.
     #[must_use]

@@ -113,6 +113,9 @@ causes! {
     ArrayBracketsDropped = "array-brackets-dropped", 38,
         "read names such as ids[] and ids[0] as arrays and signed them as ids (request reads the query and form body with the qs library)",
         "Sign parameter names exactly as sent, brackets included: ids[]=1 is signed as ids%5B%5D=1.";
+    ParsedAsPhp = "parsed-as-php", 40,
+        "read the query and form body as PHP's $_GET and $_POST hold them and signed that (WooCommerce's server): the last value of a repeated name; ids[]=12&ids[]=34 as ids[0], ids[1]; . and spaces in names as _; numeric names renumbered from 0; the names sorted as read, before encoding, an array's items in the order sent",
+        "Sign every parameter as sent, sorted by encoded name and value (RFC 5849 §3.4.1.3.2). As a client of such a server, sign as it reads: oauth1 sign --profile woocommerce.";
     SortedBeforeEncoding = "sorted-before-encoding", 6,
         "sorted the parameters by their decoded names and values and encoded them afterwards",
         "Sort by the encoded names, then the encoded values (RFC 5849 §3.4.1.3.2).";
@@ -205,7 +208,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..40).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..41).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

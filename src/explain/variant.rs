@@ -9,6 +9,7 @@ use base64::Engine;
 use zeroize::Zeroizing;
 
 use super::cause::Cause;
+use super::php;
 use super::wrong::{self, Rules};
 use crate::base_string::{BaseString, BaseUri};
 use crate::collect::{self as collection, Protocol, Sources};
@@ -16,8 +17,8 @@ use crate::credentials::{BodyHash, Nonce, Timestamp};
 use crate::encode::Value;
 use crate::error::Error;
 use crate::params::{Parameter, Parameters, Source};
-use crate::request::{Request, Signer};
-use crate::sign::{self, SignatureMethod, SigningKey};
+use crate::request::{Request, Signed, Signer};
+use crate::sign::{self, Signature, SignatureMethod, SigningKey};
 
 /// A set of causes, switched on together in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,6 +78,7 @@ const ASSEMBLY: &[Cause] = &[
     Cause::ParamStringNotReencoded,
     Cause::ProtocolValuesEncodedOnce,
     Cause::MethodNotUppercased,
+    Cause::ParsedAsPhp,
 ];
 
 const URI: &[Cause] = &[
@@ -170,6 +172,46 @@ impl<'a> Context<'a> {
         self.signer
     }
 
+    /// The request signed with `switches` on, as a [`Signed`] whose base string and signature
+    /// are the variant's: how a profile signs as its provider computes.
+    pub(crate) fn signed(&self, switches: Switches) -> Result<Signed, Error> {
+        let params = self.parameters(switches)?.normalize();
+        let base_string = self.base_string(switches)?;
+        let method = self.signer.method();
+        let signature = if method.is_rsa() {
+            #[cfg(feature = "rsa")]
+            let private_key = self.signer.private_key();
+            #[cfg(not(feature = "rsa"))]
+            let private_key = None;
+            sign::sign(
+                method,
+                self.signer.key(),
+                private_key,
+                base_string.as_bytes(),
+            )?
+        } else {
+            let value = self
+                .signature(switches, &base_string)?
+                .ok_or(Error::MissingPrivateKey { method })?;
+            Signature::new(method, value)
+        };
+        let uri = self.base_uri(switches)?;
+        Ok(Signed::of_variant(
+            self.request.method(),
+            uri.as_str(),
+            params,
+            base_string,
+            signature,
+            self.signer.realm().cloned(),
+        ))
+    }
+
+    /// The first name whose earlier values PHP's reading of this request drops, if any.
+    pub(crate) fn php_lost(&self) -> Result<Option<Vec<u8>>, Error> {
+        let params = self.parameters(Switches::of(&[Cause::ParsedAsPhp]))?;
+        Ok(php::read(&params).lost.into_iter().next())
+    }
+
     /// The base string with `switches` on.
     pub(crate) fn base_string(&self, switches: Switches) -> Result<BaseString, Error> {
         let params = self.parameters(switches)?;
@@ -186,6 +228,16 @@ impl<'a> Context<'a> {
         } else {
             self.request.method().to_ascii_uppercase()
         };
+        if switches.has(Cause::ParsedAsPhp) {
+            // WooCommerce's parameter string is encoded twice already.
+            let read = php::read(&params);
+            return Ok(BaseString::assemble(
+                &method,
+                uri.as_str(),
+                &read.string,
+                false,
+            ));
+        }
         let normalized = parameter_string(&params, switches);
         if switches.has(Cause::SlashUnencoded) && !switches.has(Cause::ParamStringNotReencoded) {
             // The second encoding written as `%` to `%25` after Python's quote: `/` stays.

@@ -9,6 +9,7 @@ mod explain;
 mod fixtures;
 mod http;
 mod parts;
+mod profile;
 mod properties;
 mod readme;
 mod secrets;

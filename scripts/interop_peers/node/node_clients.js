@@ -19,8 +19,8 @@
 //   @woocommerce/woocommerce-rest-api 1.0.2, over http: signs with oauth-1.0a, whose
 //     authorize() returns the URL's query parameters among the protocol ones (its mergeObject
 //     writes into them), and sends all of them as axios params: each query parameter goes out
-//     twice, signed once (duplicates-collapsed; WooCommerce's server keeps the last of a
-//     repeated name, as this signature does).
+//     twice, signed once (duplicates-collapsed; equally parsed-as-php, WooCommerce's own
+//     reading, which keeps the last of a repeated name, as this signature does).
 //
 // Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem
 
@@ -154,7 +154,7 @@ async function woocommerce() {
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
   const origin = `http://127.0.0.1:${server.address().port}`;
   const api = new WooCommerceRestApi({ url: origin, consumerKey: "ck_4f1a2b3c", consumerSecret: WC_SECRET, version: "wc/v3" });
-  const twice = ["duplicates-collapsed"];
+  const twice = ["duplicates-collapsed", "parsed-as-php"];
   const cases = [
     ["products", {}, "match", []],
     ["products", { per_page: 5, page: 2 }, "explained", twice],
@@ -173,12 +173,39 @@ async function woocommerce() {
   return cases.length;
 }
 
+/** The parameters of an `OAuth …` header, decoded. */
+function headerParams(header) {
+  const params = {};
+  for (const [, name, value] of header.matchAll(/([\w-]+)="([^"]*)"/g)) params[name] = decodeURIComponent(value);
+  return params;
+}
+
+/** `oauth1 sign --profile mastercard` given the nonce and timestamp Mastercard's signer drew
+ * must send its header, parameter for parameter (PKCS#1 v1.5 signatures are deterministic). */
+let profiled = 0;
+function checkProfile(method, href, body, header) {
+  profiled += 1;
+  const sent = headerParams(header);
+  const args = ["sign", "--profile", "mastercard", "--consumer-key", MASTERCARD_KEY, "--private-key-file", pemPath,
+    "--nonce", sent.oauth_nonce, "--timestamp", sent.oauth_timestamp, "--method", method, "--url", href];
+  if (body) args.push("--content-type", body.startsWith("{") ? "application/json" : FORM, "--body", body);
+  const run = spawnSync(oauth1, args, { encoding: "utf8" });
+  const line = run.stdout.split("\n").find((l) => l.startsWith("authorization: "));
+  const got = line ? headerParams(line.slice("authorization: ".length)) : run.stderr.trim();
+  if (JSON.stringify(got, Object.keys(sent).sort()) !== JSON.stringify(sent, Object.keys(sent).sort())
+    || Object.keys(got).length !== Object.keys(sent).length) {
+    failures.push(`--profile mastercard ${method} ${href}: ${JSON.stringify(got)}\n    expected ${JSON.stringify(sent)}`);
+  }
+}
+
 for (const [client, method, href, body, verdict, causes] of CASES) {
   const header = CLIENTS[client](method, href, body);
   const args = ["explain", "--json", "--method", method, "--url", href, "--authorization", header];
   if (client === "mastercard-oauth1-signer") {
     args.push("--private-key-file", pemPath);
     if (body) args.push("--content-type", body.startsWith("{") ? "application/json" : FORM, "--body", body);
+    // The explicit :443 the signer keeps is its own bug, not what the gateway computes.
+    if (!href.includes(":443/")) checkProfile(method, href, body, header);
   } else if (body) {
     args.push("--content-type", FORM, "--body", body);
   }
@@ -190,5 +217,5 @@ woocommerce().then((sent) => {
     for (const failure of failures) console.log("  " + failure);
     process.exit(1);
   }
-  console.log(`the npm clients against oauth1 explain: ${CASES.length + sent} requests signed by request, oauth-1.0a, oauth, mastercard-oauth1-signer and @woocommerce/woocommerce-rest-api, each answered as their source says`);
+  console.log(`the npm clients against oauth1 explain: ${CASES.length + sent} requests signed by request, oauth-1.0a, oauth, mastercard-oauth1-signer and @woocommerce/woocommerce-rest-api, each answered as their source says; ${profiled} signed alike by oauth1 sign --profile mastercard`);
 });
