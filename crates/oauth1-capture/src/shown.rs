@@ -23,6 +23,25 @@ pub fn shown(signed: &Signed) -> (String, String) {
     )
 }
 
+/// The protocol parameters of `signed` as `name=value&…`, percent-encoded, as the query or
+/// form-body transport sends them ([`Signed::to_urlencoded`]), a PLAINTEXT signature replaced
+/// by [`HIDDEN_SIGNATURE`].
+#[must_use]
+pub fn urlencoded_shown(signed: &Signed) -> String {
+    let params = signed.to_urlencoded();
+    if signed.signature().method() != SignatureMethod::Plaintext {
+        return params;
+    }
+    let sent = format!(
+        "oauth_signature={}",
+        encode(signed.signature().as_str().as_bytes())
+    );
+    params.replace(
+        &sent,
+        &format!("oauth_signature={}", encode(HIDDEN_SIGNATURE.as_bytes())),
+    )
+}
+
 /// The key as the lengths of its parts, never their bytes.
 #[must_use]
 pub fn key_shape(signer: &Signer) -> String {

@@ -144,12 +144,22 @@ pub(crate) struct SignArgs {
     /// The token secret; prefer the environment variable.
     #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
     pub(crate) token_secret: Option<String>,
-    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256.
-    #[arg(long, default_value = "HMAC-SHA1")]
-    pub(crate) signature_method: String,
+    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256 [default:
+    /// the profile's, or HMAC-SHA1].
+    #[arg(long)]
+    pub(crate) signature_method: Option<String>,
     /// PEM file of the RSA private key (PKCS#1 or PKCS#8), for the RSA methods.
     #[arg(long, value_name = "FILE")]
     pub(crate) private_key_file: Option<PathBuf>,
+    /// Sign as a provider's server computes: mastercard, woocommerce, netsuite, x, lti, jira or
+    /// discogs (their rules: docs/profiles.md). It sets the signature method, the transport,
+    /// the body hash and the realm unless the flags give them.
+    #[arg(long, value_name = "NAME", value_parser = profile_name)]
+    pub(crate) profile: Option<&'static oauth1_signer::profile::Profile>,
+    /// Where the protocol parameters go: header, query (printed as the signed url:) or body
+    /// (printed as the signed body:) [default: the profile's, or header].
+    #[arg(long, value_parser = ["header", "query", "body"])]
+    pub(crate) transport: Option<String>,
 
     /// oauth_nonce; for sign, a random one when absent (explain needs the one the other side
     /// signed with).
@@ -198,6 +208,28 @@ pub(crate) struct ConsumerArgs {
     /// realm of the Authorization header.
     #[arg(long)]
     pub(crate) realm: Option<String>,
+}
+
+/// The profile named on the command line.
+pub(crate) fn profile_name(name: &str) -> Result<&'static oauth1_signer::profile::Profile, String> {
+    oauth1_signer::profile::Profile::named(name).ok_or_else(|| {
+        let names: Vec<&str> = oauth1_signer::profile::Profile::ALL
+            .iter()
+            .map(|p| p.name())
+            .collect();
+        format!("no profile {name:?}: give one of {}", names.join(", "))
+    })
+}
+
+/// The transport named on the command line.
+pub(crate) fn transport(name: &str) -> Result<oauth1_signer::Transport, String> {
+    use oauth1_signer::Transport;
+    match name {
+        "header" => Ok(Transport::Header),
+        "query" => Ok(Transport::Query),
+        "body" => Ok(Transport::FormBody),
+        other => Err(format!("--transport {other:?}: give header, query or body")),
+    }
 }
 
 impl ConsumerArgs {

@@ -3,7 +3,8 @@
 
 use oauth1_capture::{key_shape, shown, Capture, Protocol};
 use oauth1_cases::answer;
-use oauth1_signer::{Error, Nonce, PrivateKey, Request, Signed, Signer, Timestamp};
+use oauth1_signer::profile::Profile;
+use oauth1_signer::{Error, Nonce, PrivateKey, Request, Signed, Signer, Timestamp, Transport};
 
 use crate::input::{consumer_secret, each_line, read_text, SignArgs};
 
@@ -40,6 +41,10 @@ pub(crate) struct FromFlags {
     protocol: Protocol,
     pub(crate) nonce: Nonce,
     pub(crate) timestamp: Timestamp,
+    /// The provider profile to sign as, if any.
+    pub(crate) profile: Option<&'static Profile>,
+    /// Where the protocol parameters go.
+    pub(crate) transport: Transport,
 }
 
 impl FromFlags {
@@ -78,7 +83,11 @@ impl FromFlags {
                         .map_err(|e| format!("--authorization: {e}"))?,
                     None => Protocol {
                         consumer_key: args.consumer_key.take().ok_or(NO_CONSUMER_KEY)?,
-                        signature_method: args.signature_method.clone(),
+                        signature_method: args.signature_method.clone().unwrap_or_else(|| {
+                            args.profile
+                                .map_or("HMAC-SHA1", |p| p.method().as_str())
+                                .to_owned()
+                        }),
                         nonce: args.nonce.take(),
                         timestamp: args.timestamp.take(),
                         token: args.token.take(),
@@ -121,12 +130,19 @@ impl FromFlags {
         protocol.request(&capture).map_err(text)?;
         let nonce = protocol.nonce().map_err(text)?;
         let timestamp = protocol.timestamp().map_err(text)?;
+        let transport = match (&args.transport, args.profile) {
+            (Some(name), _) => crate::input::transport(name)?,
+            (None, Some(profile)) => profile.transport(),
+            (None, None) => Transport::Header,
+        };
         Ok(FromFlags {
             signer,
             capture,
             protocol,
             nonce,
             timestamp,
+            profile: args.profile,
+            transport,
         })
     }
 
@@ -145,9 +161,45 @@ impl FromFlags {
         self.protocol.signature.as_deref()
     }
 
-    fn sign(&self) -> Result<Signed, Error> {
-        self.signer
-            .sign(&self.request()?, &self.nonce, self.timestamp)
+    /// The request signed, as its profile's provider computes when one is given.
+    pub(crate) fn sign(&self) -> Result<Signed, Error> {
+        let request = self.request()?;
+        match self.profile {
+            Some(profile) => profile.sign(&self.signer, &request, &self.nonce, self.timestamp),
+            None => self.signer.sign(&request, &self.nonce, self.timestamp),
+        }
+    }
+
+    /// The lines that say how the signed request is sent: the `Authorization` header, or the
+    /// URL or the form body carrying the protocol parameters; a PLAINTEXT signature hidden.
+    fn sent(&self, done: &Signed) -> Result<String, String> {
+        let (_, authorization) = shown(done);
+        let params = oauth1_capture::urlencoded_shown(done);
+        Ok(match self.transport {
+            Transport::Query => {
+                let url = self.capture.url.trim();
+                let url = url.split_once('#').map_or(url, |(before, _)| before);
+                let joiner = match url.split_once('?') {
+                    None => "?",
+                    Some((_, "")) => "",
+                    Some(_) => "&",
+                };
+                format!("url:           {url}{joiner}{params}")
+            }
+            Transport::FormBody => {
+                let request = self.request().map_err(|e| e.to_string())?;
+                if !request.body().is_empty() && !request.has_form_body() {
+                    return Err(format!(
+                        "--transport body needs a form body (Content-Type application/x-www-form-urlencoded), not {:?}: send the protocol parameters in the header or the query",
+                        request.content_type()
+                    ));
+                }
+                let body = String::from_utf8_lossy(request.body());
+                let joiner = if body.is_empty() { "" } else { "&" };
+                format!("body:          {body}{joiner}{params}")
+            }
+            _ => format!("authorization: {authorization}"),
+        })
     }
 }
 
@@ -170,10 +222,10 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
         return sign_verbose(&flags, false).map_err(|e| e.to_string());
     }
     let done = flags.sign().map_err(|e| e.to_string())?;
-    let (signature, authorization) = shown(&done);
+    let (signature, _) = shown(&done);
     say!("base string:   {}", done.base_string());
     say!("signature:     {signature}");
-    say!("authorization: {authorization}");
+    say!("{}", flags.sent(&done)?);
     Ok(())
 }
 
