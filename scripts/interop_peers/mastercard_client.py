@@ -18,7 +18,7 @@ import sys
 from cryptography.hazmat.primitives import serialization
 from oauth1.oauth import OAuth
 
-from explained import Checks
+from explained import Checks, header_params
 
 # The shape of a Mastercard consumer key: its ! is a reserved character.
 KEY = "L5BsiPgaF-O3qA36znUATgQXwJB6MRoMSdhjd7wt50c97279!50596e52466e3966546d434b7354584c4975693238513d3d"
@@ -49,7 +49,16 @@ def main(oauth1, pem_path):
             body = payload if isinstance(payload, str) else json.dumps(payload)
             args += ["--content-type", content_type, "--body", body]
         checks.expect("%s %s" % (method, path), args, {}, "explained", causes, header)
-    checks.finish("each named")
+        # The profile signs as the signer does, byte for byte (PKCS#1 v1.5 is deterministic),
+        # given the nonce and timestamp the signer drew.
+        sent = header_params(header)
+        profile = [oauth1, "sign", "--profile", "mastercard", "--consumer-key", KEY,
+                   "--private-key-file", pem_path, "--nonce", sent["oauth_nonce"],
+                   "--timestamp", sent["oauth_timestamp"], "--method", method, "--url", url]
+        if payload is not None:
+            profile += ["--content-type", content_type, "--body", body]
+        checks.expect_signed("--profile mastercard %s %s" % (method, path), profile, {}, sent)
+    checks.finish("each named, and each signed alike by --profile mastercard")
 
 
 if __name__ == "__main__":
