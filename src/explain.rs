@@ -102,6 +102,16 @@ impl<'a> Observed<'a> {
         self
     }
 
+    /// The other side's signature, if given.
+    pub(crate) fn given_signature(self) -> Option<&'a str> {
+        self.signature
+    }
+
+    /// The other side's base string, if given.
+    pub(crate) fn given_base_string(self) -> Option<&'a str> {
+        self.base_string
+    }
+
     fn what(self) -> &'static str {
         match (self.signature, self.base_string) {
             (Some(_), Some(_)) => "signature and base string",
@@ -294,7 +304,7 @@ impl Attempt {
 /// [`Signature`]'s equality compares them: a variant's signature is computed with the secrets
 /// (for PLAINTEXT it is the key), and the time a comparison takes tells nothing of where it
 /// first differs from what the other side sent.
-fn same_secret(a: &str, b: &str) -> bool {
+pub(crate) fn same_secret(a: &str, b: &str) -> bool {
     use subtle::ConstantTimeEq;
     bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }

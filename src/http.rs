@@ -36,6 +36,7 @@ use crate::credentials::{Nonce, Timestamp};
 
 use crate::error::Error;
 
+use crate::profile::Profile;
 use crate::request::{Request, Signed, Signer};
 
 pub use crate::transport::Transport;
@@ -193,11 +194,7 @@ pub fn sign_url(
     nonce: &Nonce,
     timestamp: Timestamp,
 ) -> Result<(Signed, Written), SignError> {
-    let mut content_type = content_type(headers);
-    if transport == Transport::FormBody && body.is_empty() && content_type.is_empty() {
-        // The request is sent as a form, so it is signed as one.
-        content_type = FORM;
-    }
+    let content_type = sent_content_type(headers, body, transport);
     let form_transport_without_form = || SignError::FormTransportWithoutForm {
         content_type: content_type.to_owned(),
     };
@@ -216,17 +213,102 @@ pub fn sign_url(
             timestamp,
         )?
     } else {
-        let request = Request::new(method, url)?.with_body(content_type, body);
-        // The text is sent as it is: its path must be the one signed, which the URL parser
-        // wrote (a `{` or `é` sent unencoded would be signed encoded).
-        crate::target::check_received(crate::target::path_of(url), request.url().path())
-            .map_err(|problem| Error::AmbiguousPath { problem })?;
-        if transport == Transport::FormBody && !request.has_form_body() {
-            return Err(form_transport_without_form());
-        }
+        let request = sent_request(method, url, (content_type, body), transport)?;
         signer.sign(&request, nonce, timestamp)?
     };
-    let written = match transport {
+    let written = write_back(&done, url, body, transport)?;
+    Ok((done, written))
+}
+
+/// [`sign_url`] as a provider's server computes ([`Profile::sign`]): the request signed by the
+/// profile's rules and deviations, the protocol parameters written in `transport` (the
+/// profile's own is [`Profile::transport`]).
+///
+/// ```
+/// use oauth1_signer::http::{sign_url_as, Written};
+/// use oauth1_signer::profile::Profile;
+/// use oauth1_signer::{Consumer, Nonce, Timestamp};
+///
+/// let woocommerce = Profile::named("woocommerce").unwrap();
+/// let signer = woocommerce.signer(Consumer::new("ck_1", "cs_1"));
+/// let (_, written) = sign_url_as(
+///     woocommerce,
+///     &signer,
+///     "GET",
+///     "http://shop.example/wp-json/wc/v3/products?include[]=12&include[]=34",
+///     &http::HeaderMap::new(),
+///     b"",
+///     woocommerce.transport(),
+///     &Nonce::new("n0nce")?,
+///     Timestamp::new(1_700_000_000),
+/// )?;
+/// assert!(matches!(&written, Written::Query(url) if url.contains("&oauth_signature_method=HMAC-SHA256&")));
+/// # Ok::<(), oauth1_signer::http::SignError>(())
+/// ```
+///
+/// # Errors
+///
+/// Those of [`sign_url`], and [`Error::RefusedByProfile`].
+#[allow(clippy::too_many_arguments)]
+pub fn sign_url_as(
+    profile: &Profile,
+    signer: &Signer,
+    method: &str,
+    url: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+    transport: Transport,
+    nonce: &Nonce,
+    timestamp: Timestamp,
+) -> Result<(Signed, Written), SignError> {
+    let content_type = sent_content_type(headers, body, transport);
+    let request = sent_request(method, url, (content_type, body), transport)?;
+    let done = profile.sign(signer, &request, nonce, timestamp)?;
+    let written = write_back(&done, url, body, transport)?;
+    Ok((done, written))
+}
+
+/// The `Content-Type` the request is signed with: a form when the parameters go into an empty
+/// body without one, as it is then sent.
+fn sent_content_type<'h>(headers: &'h HeaderMap, body: &[u8], transport: Transport) -> &'h str {
+    let content_type = content_type(headers);
+    if transport == Transport::FormBody && body.is_empty() && content_type.is_empty() {
+        FORM
+    } else {
+        content_type
+    }
+}
+
+/// The request whose URL is the text sent, checked: its path is the one signed, and a form
+/// when the parameters go into its body.
+fn sent_request<'a>(
+    method: &'a str,
+    url: &str,
+    (content_type, body): (&'a str, &'a [u8]),
+    transport: Transport,
+) -> Result<Request<'a>, SignError> {
+    let request = Request::new(method, url)?.with_body(content_type, body);
+    // The text is sent as it is: its path must be the one signed, which the URL parser
+    // wrote (a `{` or `é` sent unencoded would be signed encoded).
+    crate::target::check_received(crate::target::path_of(url), request.url().path())
+        .map_err(|problem| Error::AmbiguousPath { problem })?;
+    if transport == Transport::FormBody && !request.has_form_body() {
+        return Err(SignError::FormTransportWithoutForm {
+            content_type: content_type.to_owned(),
+        });
+    }
+    Ok(request)
+}
+
+/// What to write back for `done` sent in `transport`: the header, the URL text with the
+/// parameters appended, or the body with them.
+fn write_back(
+    done: &Signed,
+    url: &str,
+    body: &[u8],
+    transport: Transport,
+) -> Result<Written, SignError> {
+    Ok(match transport {
         Transport::Header => {
             let header = done.authorization();
             // The header is ASCII apart from a realm's UTF-8, which HTTP carries as obs-text.
@@ -256,8 +338,7 @@ pub fn sign_url(
             new.extend_from_slice(params.as_bytes());
             Written::Body(new)
         }
-    };
-    Ok((done, written))
+    })
 }
 
 /// Whether `headers` say the body is a form ([`crate::target::is_form`] of its

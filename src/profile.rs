@@ -29,7 +29,7 @@ use std::fmt;
 use crate::credentials::{BodyHash, Consumer, Nonce, Timestamp};
 use crate::error::Error;
 use crate::explain::variant::{Context, Switches};
-use crate::explain::Cause;
+use crate::explain::{same_secret, Cause, Observed};
 use crate::header::Realm;
 use crate::request::{Request, Signed, Signer};
 use crate::sign::SignatureMethod;
@@ -365,6 +365,47 @@ impl Profile {
             }
         }
         context.signed(Switches::of(self.deviations))
+    }
+
+    /// Whether `observed` (the other side's signature, base string or both) is what this
+    /// profile computes for the request: the other side signs, or verifies, as the provider
+    /// does. The signature is compared in constant time.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Profile::sign`]: a request the profile refuses is not compared.
+    pub fn reproduces(
+        &self,
+        signer: &Signer,
+        request: &Request<'_>,
+        nonce: &Nonce,
+        timestamp: Timestamp,
+        observed: &Observed<'_>,
+    ) -> Result<bool, Error> {
+        let computed = self.sign(signer, request, nonce, timestamp)?;
+        if let Some(base_string) = observed.given_base_string() {
+            if base_string != computed.base_string().as_str() {
+                return Ok(false);
+            }
+        }
+        Ok(observed
+            .given_signature()
+            .is_none_or(|signature| same_secret(signature, computed.signature().as_str())))
+    }
+
+    /// The first profile whose deviations include every one of `causes`, if one does: what a
+    /// diagnosis names may then be what that provider computes (a deviation that changes
+    /// nothing for a request, such as a form's body hash for a GET, is not named for it);
+    /// [`Profile::reproduces`] says whether it is.
+    #[must_use]
+    pub fn deviating_by(causes: &[Cause]) -> Option<&'static Profile> {
+        if causes.is_empty() {
+            return None;
+        }
+        Profile::ALL
+            .iter()
+            .copied()
+            .find(|p| causes.iter().all(|c| p.deviations.contains(c)))
     }
 
     /// `signer` with the profile's rules applied for `request`, or why the provider cannot take

@@ -12,6 +12,8 @@ Usage: woocommerce_profile.py PATH/TO/oauth1
 
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 from woocommerce.oauth import OAuth
@@ -116,6 +118,38 @@ def main(oauth1):
     url = OAuth(STORE + "/products?include[]=12", KEY, SECRET, version="wc/v3", method="GET").get_oauth_url()
     if woocommerce_server.accepts("GET", url, SECRET):
         failures.append("the server's check accepts the woocommerce client's include[]: %s" % url)
+
+    # oauth1 send --profile woocommerce against a loopback server that runs the server's check.
+    class Shop(BaseHTTPRequestHandler):
+        def answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode() if length else None
+            form = body if (self.headers.get("Content-Type") or "").startswith(FORM) else None
+            url = "http://%s%s" % (self.headers["Host"], self.path)
+            ok = woocommerce_server.accepts(self.command, url, SECRET, form)
+            self.send_response(200 if ok else 401)
+            self.end_headers()
+            self.wfile.write(b"accepted" if ok else b"refused")
+
+        do_GET = do_POST = do_PUT = answer
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Shop)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    shop = "http://127.0.0.1:%d/wp-json/wc/v3" % server.server_address[1]
+    for args, want in [
+        (["--profile", "woocommerce", shop + "/products?include[]=12&include[]=34&a.b=1"], "accepted"),
+        (["--profile", "woocommerce", "-X", "POST", "-d", "create[0][name]=A b&update[]=7", shop + "/products/batch"], "accepted"),
+        (["--profile", "woocommerce", "--signature-method", "HMAC-SHA1", shop + "/orders?z=1&%C3%A9=2"], "accepted"),
+        (["--signature-method", "HMAC-SHA256", "--transport", "query", shop + "/products?include[]=12&include[]=34"], "refused"),
+    ]:
+        count += 1
+        answer = run([oauth1, "send", "--consumer-key", KEY] + args)
+        if answer.stdout != want:
+            failures.append("oauth1 send %s: %r, expected %r (%s)" % (" ".join(args), answer.stdout, want, answer.stderr.strip()))
+    server.shutdown()
 
     if failures:
         print("the woocommerce profile against the server's check: %d failures" % len(failures))

@@ -12,12 +12,12 @@ fn profile(name: &str) -> &'static Profile {
 
 fn sign(profile: &Profile, signer: &Signer, request: &Request<'_>) -> Result<String, Error> {
     let nonce = Nonce::new("n").unwrap();
-    let signed = profile.sign(signer, request, &nonce, Timestamp::new(1_700_000_000))?;
+    let out = profile.sign(signer, request, &nonce, Timestamp::new(1_700_000_000))?;
     Ok(format!(
         "{}\n{}\n{}",
-        signed.base_string(),
-        signed.signature().as_str(),
-        signed.authorization()
+        out.base_string(),
+        out.signature().as_str(),
+        out.authorization()
     ))
 }
 
@@ -49,10 +49,10 @@ fn x_signs_its_published_example() {
         b"status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21",
     );
     let nonce = Nonce::new("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg").unwrap();
-    let signed = x
+    let out = x
         .sign(&signer, &request, &nonce, Timestamp::new(1_318_622_958))
         .unwrap();
-    assert_eq!(signed.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
+    assert_eq!(out.signature().as_str(), "hCtSmYh+iHYCEqBWrE7C7hYmtUk=");
     assert_eq!(Profile::for_host("api.x.com"), Some(x));
 }
 
@@ -63,9 +63,9 @@ fn discogs_signs_plaintext_over_https_only() {
         .signer(Consumer::new("ck", "cs+"))
         .with_token(Token::new("tk", "ts&"));
     let request = Request::new("GET", "https://api.discogs.com/oauth/identity").unwrap();
-    let signed = sign(discogs, &signer, &request).unwrap();
+    let out = sign(discogs, &signer, &request).unwrap();
     // RFC 5849 §3.4.4: the signature is enc(consumer secret) & enc(token secret).
-    assert_eq!(signed.lines().nth(1), Some("cs%2B&ts%26"));
+    assert_eq!(out.lines().nth(1), Some("cs%2B&ts%26"));
     let plain = Request::new("GET", "http://api.discogs.com/oauth/identity").unwrap();
     assert_eq!(
         refusal(sign(discogs, &signer, &plain)),
@@ -81,12 +81,12 @@ fn netsuite_takes_the_realm_from_the_account_host_and_needs_a_token() {
     let signer = consumer().with_token(Token::new("tk", "ts"));
     let url = "https://1234567-sb1.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1";
     let request = Request::new("GET", url).unwrap();
-    let signed = sign(netsuite, &signer, &request).unwrap();
+    let out = sign(netsuite, &signer, &request).unwrap();
     assert!(
-        signed.contains("\nOAuth realm=\"1234567_SB1\", oauth_consumer_key=\"ck\""),
-        "{signed}"
+        out.contains("\nOAuth realm=\"1234567_SB1\", oauth_consumer_key=\"ck\""),
+        "{out}"
     );
-    assert!(signed.contains("oauth_signature_method%3DHMAC-SHA256"));
+    assert!(out.contains("oauth_signature_method%3DHMAC-SHA256"));
     // A realm given is kept.
     let given = signer.clone().with_realm(Realm::new("7654321").unwrap());
     assert!(sign(netsuite, &given, &request)
@@ -116,22 +116,19 @@ fn lti_launches_carry_about_blank_and_outcomes_their_body_hash() {
     let launch = Request::new("POST", "https://tool.example/launch")
         .unwrap()
         .with_form_body(b"lti_message_type=basic-lti-launch-request&resource_link_id=1");
-    let signed = sign(lti, &signer, &launch).unwrap();
-    assert!(
-        signed.contains("oauth_callback%3Dabout%253Ablank"),
-        "{signed}"
-    );
-    assert!(!signed.contains("oauth_body_hash"));
+    let out = sign(lti, &signer, &launch).unwrap();
+    assert!(out.contains("oauth_callback%3Dabout%253Ablank"), "{out}");
+    assert!(!out.contains("oauth_body_hash"));
     let outcome = Request::new("POST", "https://lms.example/outcomes")
         .unwrap()
         .with_body("application/xml", b"<replaceResultRequest/>");
-    let signed = sign(lti, &signer, &outcome).unwrap();
+    let out = sign(lti, &signer, &outcome).unwrap();
     // base64(SHA-1(body)), as Python's hashlib computes it.
     assert!(
-        signed.contains("oauth_body_hash=\"5dVoVXnlTWodn%2FVZBv7F5AGtyBI%3D\""),
-        "{signed}"
+        out.contains("oauth_body_hash=\"5dVoVXnlTWodn%2FVZBv7F5AGtyBI%3D\""),
+        "{out}"
     );
-    assert!(!signed.contains("oauth_callback"));
+    assert!(!out.contains("oauth_callback"));
 }
 
 #[test]
@@ -143,8 +140,8 @@ fn woocommerce_signs_as_php_reads_and_refuses_what_it_cannot_read() {
         "http://shop.example/wp-json/wc/v3/products?include[]=12&a.b=x+y&include[]=34",
     )
     .unwrap();
-    let signed = sign(woocommerce, &signer, &request).unwrap();
-    let mut lines = signed.lines();
+    let out = sign(woocommerce, &signer, &request).unwrap();
+    let mut lines = out.lines();
     // woocommerce_server.parameter_string, and Python's hmac keyed with the raw "cs+1&".
     assert_eq!(
         lines.next(),
@@ -182,12 +179,12 @@ fn mastercard_hashes_every_body_and_encodes_its_protocol_values_once() {
         .with_private_key(oauth1_signer::PrivateKey::from_pem(&pem).unwrap());
     let request =
         Request::new("GET", "https://sandbox.api.mastercard.com/atms/v1/atm?x=1").unwrap();
-    let signed = sign(mastercard, &signer, &request).unwrap();
+    let out = sign(mastercard, &signer, &request).unwrap();
     // base64(SHA-256("")), as Python's hashlib computes it, put in encoded once: the base
     // string has %2B where RFC 5849 has %252B.
     assert!(
-        signed.starts_with("GET&https%3A%2F%2Fsandbox.api.mastercard.com%2Fatms%2Fv1%2Fatm&oauth_body_hash%3D47DEQpj8HBSa%2B%2FTImW%2B5JCeuQeRkm5NMpJWZG3hSuFU%3D%26oauth_consumer_key%3Dkey%211%26"),
-        "{signed}"
+        out.starts_with("GET&https%3A%2F%2Fsandbox.api.mastercard.com%2Fatms%2Fv1%2Fatm&oauth_body_hash%3D47DEQpj8HBSa%2B%2FTImW%2B5JCeuQeRkm5NMpJWZG3hSuFU%3D%26oauth_consumer_key%3Dkey%211%26"),
+        "{out}"
     );
     assert_eq!(
         Profile::for_host("sandbox.api.mastercard.com"),

@@ -44,7 +44,7 @@ pub(crate) struct AuthorizeArgs {
 }
 
 pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
-    let signer = args.consumer.signer()?;
+    let signer = args.consumer.signer(None)?;
     let provider = Provider::new(
         &args.request_token_url,
         &args.authorize_url,

@@ -8,6 +8,7 @@ use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
 use oauth1_signer::explain::{
     find_base_string, ExplainError, Explainer, Explanation, Observed, Verdict,
 };
+use oauth1_signer::profile::Profile;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +85,83 @@ struct AnswerLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<ProfileLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+}
+
+/// The provider profile an answer names: the one given with `--profile`, else the one whose
+/// deviations are the causes found, else the one the host belongs to; and whether the other
+/// side computes as it does.
+#[derive(Serialize)]
+struct ProfileLine {
+    name: &'static str,
+    reproduces: bool,
+    #[serde(skip)]
+    text: String,
+}
+
+/// The profile line of an answer, if a profile is given or found.
+fn profile_line(
+    flags: &FromFlags,
+    request: &Request<'_>,
+    observed: &Observed<'_>,
+    explanation: &Explanation,
+) -> Option<ProfileLine> {
+    let found = || {
+        let causes = explanation.causes();
+        let by_causes = if explanation.is_pair() {
+            Profile::deviating_by(causes)
+        } else {
+            causes
+                .iter()
+                .find_map(|c| Profile::deviating_by(std::slice::from_ref(c)))
+        };
+        by_causes.or_else(|| request.url().host_str().and_then(Profile::for_host))
+    };
+    let profile = flags.profile.or_else(found)?;
+    let name = profile.name();
+    let answer = profile.reproduces(
+        &flags.signer,
+        request,
+        &flags.nonce,
+        flags.timestamp,
+        observed,
+    );
+    let (reproduces, text) = match answer {
+        Ok(true) => (
+            true,
+            format!(
+                "{name}: the other side computes as {} does{}; sign with --profile {name}",
+                profile.provider(),
+                deviations(profile),
+            ),
+        ),
+        Ok(false) => (
+            false,
+            format!(
+                "{name}: not what {} computes; it requires {}",
+                profile.provider(),
+                profile.requires()
+            ),
+        ),
+        Err(e) => (false, format!("{name}: {e}")),
+    };
+    Some(ProfileLine {
+        name,
+        reproduces,
+        text,
+    })
+}
+
+/// ` (cause, cause)`, a profile's deviations, or nothing when it follows RFC 5849.
+fn deviations(profile: &Profile) -> String {
+    let ids: Vec<&str> = profile.deviations().iter().map(|c| c.id()).collect();
+    if ids.is_empty() {
+        " (RFC 5849)".to_owned()
+    } else {
+        format!(" ({})", ids.join(", "))
+    }
 }
 
 fn answer(line: &str) -> String {
@@ -94,6 +171,7 @@ fn answer(line: &str) -> String {
         causes: None,
         reference_base_string: None,
         detail: None,
+        profile: None,
         error: Some(message),
     };
     let value = match json_object(line) {
@@ -129,6 +207,7 @@ fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLi
         causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
         reference_base_string: Some(explanation.reference_base_string().to_string()),
         detail: Some(explanation.detail()),
+        profile: None,
         error: None,
     }
 }
@@ -200,18 +279,28 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
     )
     .map_err(|e| e.to_string())?;
 
+    let mut given = Observed::default();
+    if let Some(signature) = &observed.signature {
+        given = given.with_signature(signature);
+    }
+    if let Some(base_string) = &observed.base_string {
+        given = given.with_base_string(base_string);
+    }
+    let profile = profile_line(&flags, &request, &given, &explanation);
     let matched = explanation.verdict() == Verdict::Match;
     if args.json {
-        let line = to_json(&answer_line(label.as_deref(), &explanation));
-        println!("{}", crate::terminal::json(&line));
+        let mut line = answer_line(label.as_deref(), &explanation);
+        line.profile = profile;
+        println!("{}", crate::terminal::json(&to_json(&line)));
         return Ok(matched);
     }
-    report(
-        &mut std::io::stdout().lock(),
-        &explanation,
-        observed.base_string.as_deref(),
-    )
-    .map_err(|e| format!("writing: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    report(&mut out, &explanation, observed.base_string.as_deref())
+        .map_err(|e| format!("writing: {e}"))?;
+    if let Some(profile) = profile {
+        writeln!(out, "profile:    {}", crate::terminal::value(&profile.text))
+            .map_err(|e| format!("writing: {e}"))?;
+    }
     Ok(matched)
 }
 

@@ -158,8 +158,8 @@ pub(crate) struct SignArgs {
     pub(crate) profile: Option<&'static oauth1_signer::profile::Profile>,
     /// Where the protocol parameters go: header, query (printed as the signed url:) or body
     /// (printed as the signed body:) [default: the profile's, or header].
-    #[arg(long, value_parser = ["header", "query", "body"])]
-    pub(crate) transport: Option<String>,
+    #[arg(long, value_parser = transport)]
+    pub(crate) transport: Option<oauth1_signer::Transport>,
 
     /// oauth_nonce; for sign, a random one when absent (explain needs the one the other side
     /// signed with).
@@ -199,9 +199,10 @@ pub(crate) struct ConsumerArgs {
     /// The consumer secret; prefer the environment variable, which stays out of shell history.
     #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
     pub(crate) consumer_secret: Option<String>,
-    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256.
-    #[arg(long, default_value = "HMAC-SHA1")]
-    pub(crate) signature_method: String,
+    /// HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256 [default:
+    /// the profile's, or HMAC-SHA1].
+    #[arg(long)]
+    pub(crate) signature_method: Option<String>,
     /// PEM file of the RSA private key (PKCS#1 or PKCS#8), for the RSA methods.
     #[arg(long, value_name = "FILE")]
     pub(crate) private_key_file: Option<PathBuf>,
@@ -228,19 +229,28 @@ pub(crate) fn transport(name: &str) -> Result<oauth1_signer::Transport, String> 
         "header" => Ok(Transport::Header),
         "query" => Ok(Transport::Query),
         "body" => Ok(Transport::FormBody),
-        other => Err(format!("--transport {other:?}: give header, query or body")),
+        _ => Err("give header, query or body".to_owned()),
     }
 }
 
 impl ConsumerArgs {
-    /// The signer these flags describe, without a token.
-    pub(crate) fn signer(&self) -> Result<oauth1_signer::Signer, String> {
+    /// The signer these flags describe, without a token; the signature method, unless given,
+    /// `profile`'s.
+    pub(crate) fn signer(
+        &self,
+        profile: Option<&oauth1_signer::profile::Profile>,
+    ) -> Result<oauth1_signer::Signer, String> {
+        let method = match (&self.signature_method, profile) {
+            (Some(method), _) => method.as_str(),
+            (None, Some(profile)) => profile.method().as_str(),
+            (None, None) => "HMAC-SHA1",
+        };
         let pem = read_text(self.private_key_file.as_ref(), "the private key file")?;
-        let secret = consumer_secret(self.consumer_secret.clone(), &self.signature_method)?;
+        let secret = consumer_secret(self.consumer_secret.clone(), method)?;
         consumer_signer(
             &self.consumer_key,
             secret,
-            &self.signature_method,
+            method,
             self.realm.as_deref(),
             pem.as_deref(),
         )

@@ -9,6 +9,7 @@ use clap::Args;
 use oauth1_reqwest::SignExt;
 use oauth1_signer::explain::{find_base_string, Explainer, Observed};
 use oauth1_signer::http::Transport;
+use oauth1_signer::profile::Profile;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp, Token, Version};
 use reqwest::blocking::multipart;
 
@@ -44,9 +45,14 @@ pub(crate) struct SendArgs {
     /// Print the status line and the headers before the body, on standard output.
     #[arg(short = 'i', long = "include")]
     pub(crate) include: bool,
-    /// Where the protocol parameters go: header, query or body.
-    #[arg(long, default_value = "header")]
-    pub(crate) transport: String,
+    /// Where the protocol parameters go: header, query or body [default: the profile's, or
+    /// header].
+    #[arg(long, value_parser = crate::input::transport)]
+    pub(crate) transport: Option<Transport>,
+    /// Sign as a provider's server computes: mastercard, woocommerce, netsuite, x, lti, jira or
+    /// discogs (docs/profiles.md); it sets the signature method and the transport unless given.
+    #[arg(long, value_name = "NAME", value_parser = crate::input::profile_name)]
+    pub(crate) profile: Option<&'static Profile>,
 
     #[command(flatten)]
     pub(crate) consumer: ConsumerArgs,
@@ -66,11 +72,10 @@ const MAX_SEARCHED: usize = 1 << 20;
 
 pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     let signer = signer(args)?;
-    let transport = match args.transport.as_str() {
-        "header" => Transport::Header,
-        "query" => Transport::Query,
-        "body" => Transport::FormBody,
-        other => return Err(format!("--transport {other:?}: give header, query or body")),
+    let transport = match (args.transport, args.profile) {
+        (Some(transport), _) => transport,
+        (None, Some(profile)) => profile.transport(),
+        (None, None) => Transport::Header,
     };
     let body = body(args)?;
     let has_body = !matches!(body, Body::None);
@@ -89,9 +94,11 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     let (mut request, content_type, sent_body) = with_headers_and_body(builder, args, body)?;
     let nonce = Nonce::generate().map_err(|e| e.to_string())?;
     let timestamp = Timestamp::now().map_err(|e| e.to_string())?;
-    request
-        .sign_oauth1_with(&signer, transport, &nonce, timestamp)
-        .map_err(|e| e.to_string())?;
+    match args.profile {
+        Some(profile) => request.sign_oauth1_as(profile, &signer, transport, &nonce, timestamp),
+        None => request.sign_oauth1_with(&signer, transport, &nonce, timestamp),
+    }
+    .map_err(|e| e.to_string())?;
 
     // The signed request is named by its host only: its URL may carry the signature (and with
     // PLAINTEXT, both secrets), and it could be replayed within the server's window.
@@ -311,7 +318,7 @@ fn signer(args: &SendArgs) -> Result<Signer, String> {
         args.token.as_deref(),
         args.token_secret.is_some(),
     );
-    let mut signer = args.consumer.signer()?;
+    let mut signer = args.consumer.signer(args.profile)?;
     if let Some(token) = &args.token {
         let secret = args.token_secret.clone().unwrap_or_default();
         signer = signer.with_token(Token::new(token.as_str(), secret));

@@ -130,8 +130,8 @@ impl FromFlags {
         protocol.request(&capture).map_err(text)?;
         let nonce = protocol.nonce().map_err(text)?;
         let timestamp = protocol.timestamp().map_err(text)?;
-        let transport = match (&args.transport, args.profile) {
-            (Some(name), _) => crate::input::transport(name)?,
+        let transport = match (args.transport, args.profile) {
+            (Some(transport), _) => transport,
             (None, Some(profile)) => profile.transport(),
             (None, None) => Transport::Header,
         };

@@ -80,7 +80,8 @@ use ::http::{Extensions, Method, StatusCode};
 use reqwest_middleware::Next;
 use url::Url;
 
-use oauth1_signer::http::{sign_url, Transport, Written, FORM};
+use oauth1_signer::http::{sign_url, sign_url_as, Transport, Written, FORM};
+use oauth1_signer::profile::{BodyHashRule, Profile};
 use oauth1_signer::{BodyHash, Nonce, Signed, Signer, Timestamp};
 
 mod error;
@@ -164,41 +165,83 @@ pub trait SignExt: sealed::Sealed {
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, SignError> {
-        let (method, url, headers, body) = self.parts();
-        let body = if let Some(body) = body {
-            body
-        } else {
-            check_streamed(signer, headers, transport)?;
-            &[]
-        };
-        let (done, written) = sign_url(
-            signer,
-            method.as_str(),
-            url.as_str(),
-            headers,
-            body,
-            transport,
-            nonce,
-            timestamp,
-        )?;
-        match written {
-            Written::Header(value) => {
-                self.headers().insert(AUTHORIZATION, value);
-            }
-            Written::Query(url) => {
-                let url = Url::parse(&url).map_err(|e| SignError::WriteBack {
-                    reason: e.to_string(),
-                })?;
-                self.set_url(url);
-            }
-            Written::Body(body) => {
-                self.headers()
-                    .insert(CONTENT_TYPE, HeaderValue::from_static(FORM));
-                self.set_body(body);
-            }
-        }
-        Ok(done)
+        sign_in_place(self, None, signer, transport, (nonce, timestamp))
     }
+
+    /// Signs as a provider's server computes ([`Profile::sign`]) with the given nonce and
+    /// timestamp, and writes the signature in `transport` (the profile's own is
+    /// [`Profile::transport`]).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`SignExt::sign_oauth1_with`], and the profile's refusal
+    /// ([`oauth1_signer::Error::RefusedByProfile`]) as [`SignError::Sign`].
+    fn sign_oauth1_as(
+        &mut self,
+        profile: &Profile,
+        signer: &Signer,
+        transport: Transport,
+        nonce: &Nonce,
+        timestamp: Timestamp,
+    ) -> Result<Signed, SignError> {
+        sign_in_place(self, Some(profile), signer, transport, (nonce, timestamp))
+    }
+}
+
+/// Signs `request` (as `profile` computes, when given) and writes the signature back in
+/// `transport`.
+fn sign_in_place<R: sealed::Sealed + ?Sized>(
+    request: &mut R,
+    profile: Option<&Profile>,
+    signer: &Signer,
+    transport: Transport,
+    (nonce, timestamp): (&Nonce, Timestamp),
+) -> Result<Signed, SignError> {
+    let (method, url, headers, body) = request.parts();
+    let body = if let Some(body) = body {
+        body
+    } else {
+        check_streamed(signer, headers, transport)?;
+        if profile.is_some_and(|p| p.body_hash() != BodyHashRule::Signer) {
+            return Err(SignError::StreamingBody {
+                needed_for: "the profile sends oauth_body_hash, a digest of it",
+            });
+        }
+        &[]
+    };
+    let (method, url) = (method.as_str(), url.as_str());
+    let (done, written) = match profile {
+        Some(profile) => sign_url_as(
+            profile, signer, method, url, headers, body, transport, nonce, timestamp,
+        )?,
+        None => sign_url(
+            signer, method, url, headers, body, transport, nonce, timestamp,
+        )?,
+    };
+    apply(request, written)?;
+    Ok(done)
+}
+
+/// Writes what signing gives back into `request`: the header, the URL, or the form body.
+fn apply<R: sealed::Sealed + ?Sized>(request: &mut R, written: Written) -> Result<(), SignError> {
+    match written {
+        Written::Header(value) => {
+            request.headers().insert(AUTHORIZATION, value);
+        }
+        Written::Query(url) => {
+            let url = Url::parse(&url).map_err(|e| SignError::WriteBack {
+                reason: e.to_string(),
+            })?;
+            request.set_url(url);
+        }
+        Written::Body(body) => {
+            request
+                .headers()
+                .insert(CONTENT_TYPE, HeaderValue::from_static(FORM));
+            request.set_body(body);
+        }
+    }
+    Ok(())
 }
 
 /// A streamed body is signed unread, unless the signature needs its bytes.

@@ -186,3 +186,56 @@ fn woocommerce_is_signed_in_the_query_as_its_server_reads_it() {
         "no profile \"shopify\": give one of mastercard, woocommerce, netsuite, x, lti, jira, discogs"
     ));
 }
+
+#[test]
+fn explain_names_the_profile_the_other_side_computes_as() {
+    // What the woocommerce test above sends, signed as WooCommerce's check computes.
+    let sent = "http://shop.example/wp-json/wc/v3/products?include[]=12&a.b=x+y&include[]=34&oauth_consumer_key=ck&oauth_nonce=n&oauth_signature_method=HMAC-SHA256&oauth_timestamp=1700000000&oauth_version=1.0&oauth_signature=9S6eYGwls%2FWXUQ7mXwwtF8YQxRu8zmoQCrwHNR3Fe7E%3D";
+    let secret = [("OAUTH1_CONSUMER_SECRET", "cs+1")];
+    let text = oauth1(&["explain", "--url", sent], &secret);
+    let out = String::from_utf8(text.stdout).unwrap();
+    assert_eq!(
+        line(&out, "profile:"),
+        Some("woocommerce: the other side computes as WooCommerce REST API (over http) does (parsed-as-php, key-secrets-not-encoded); sign with --profile woocommerce"),
+        "{out}"
+    );
+    let json = oauth1(&["explain", "--json", "--url", sent], &secret);
+    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        answer["causes"],
+        serde_json::json!(["key-secrets-not-encoded", "parsed-as-php"])
+    );
+    assert_eq!(
+        answer["profile"],
+        serde_json::json!({"name": "woocommerce", "reproduces": true})
+    );
+
+    // A NetSuite host, signed with HMAC-SHA1: the profile says what NetSuite takes.
+    let netsuite = oauth1(
+        &[
+            "explain",
+            "--consumer-key",
+            "ck",
+            "--token",
+            "tk",
+            "--nonce",
+            "n",
+            "--timestamp",
+            "1700000000",
+            "--url",
+            "https://1234567-sb1.suitetalk.api.netsuite.com/services/rest/record/v1/customer",
+            "--observed-signature",
+            "bm90IGEgc2lnbmF0dXJl",
+        ],
+        &[
+            ("OAUTH1_CONSUMER_SECRET", "cs"),
+            ("OAUTH1_TOKEN_SECRET", "ts"),
+        ],
+    );
+    let out = String::from_utf8(netsuite.stdout).unwrap();
+    assert_eq!(
+        line(&out, "profile:"),
+        Some("netsuite: the netsuite profile cannot sign this request: it takes HMAC-SHA256, not HMAC-SHA1"),
+        "{out}"
+    );
+}

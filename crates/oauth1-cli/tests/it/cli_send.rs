@@ -219,7 +219,7 @@ fn bad_flags_are_clear_errors() {
     let out = send(&["--transport", "cookie", "http://127.0.0.1:9/"]);
     assert_eq!(
         text(&out.stderr),
-        "error: --transport \"cookie\": give header, query or body\n"
+        "error: invalid value 'cookie' for '--transport <TRANSPORT>': give header, query or body\n\nFor more information, try '--help'.\n"
     );
     let out = send(&["-H", "no colon", "http://127.0.0.1:9/"]);
     assert_eq!(
