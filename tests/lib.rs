@@ -5,3 +5,8 @@
 #[cfg(all(doctest, feature = "http", feature = "serde"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// docs/profiles.md's examples.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/profiles.md")]
+struct ProfilesDoctests;
