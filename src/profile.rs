@@ -29,7 +29,7 @@ use std::fmt;
 use crate::credentials::{BodyHash, Consumer, Nonce, Timestamp};
 use crate::error::Error;
 use crate::explain::variant::{Context, Switches};
-use crate::explain::{same_secret, Cause, Observed};
+use crate::explain::{same_secret, Cause, Explanation, Observed};
 use crate::header::Realm;
 use crate::request::{Request, Signed, Signer};
 use crate::sign::SignatureMethod;
@@ -466,6 +466,94 @@ impl Profile {
             profile: self.name,
             reason: reason.into(),
         }
+    }
+}
+
+/// What a diagnosis says of a provider profile: which one, and whether the other side computes
+/// as it does ([`Finding::find`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    profile: &'static Profile,
+    reproduces: bool,
+    text: String,
+}
+
+impl Finding {
+    /// The profile a diagnosis names, if any: `given` (the one the user chose), else the one
+    /// whose deviations include the causes `explanation` found (each alone when they are
+    /// alternatives), else the one the request's host belongs to; and whether `observed` is
+    /// what it computes for the request, or why it cannot sign it.
+    #[must_use]
+    pub fn find(
+        given: Option<&'static Profile>,
+        explanation: &Explanation,
+        (signer, request): (&Signer, &Request<'_>),
+        (nonce, timestamp): (&Nonce, Timestamp),
+        observed: &Observed<'_>,
+    ) -> Option<Finding> {
+        let found = || {
+            let causes = explanation.causes();
+            let by_causes = if explanation.is_pair() {
+                Profile::deviating_by(causes)
+            } else {
+                causes
+                    .iter()
+                    .find_map(|c| Profile::deviating_by(std::slice::from_ref(c)))
+            };
+            by_causes.or_else(|| request.url().host_str().and_then(Profile::for_host))
+        };
+        let profile = given.or_else(found)?;
+        let name = profile.name;
+        let (reproduces, text) = match profile
+            .reproduces(signer, request, nonce, timestamp, observed)
+        {
+            Ok(true) => {
+                let ids: Vec<&str> = profile.deviations.iter().map(|c| c.id()).collect();
+                let deviations = if ids.is_empty() {
+                    "RFC 5849".to_owned()
+                } else {
+                    ids.join(", ")
+                };
+                (
+                        true,
+                        format!(
+                            "{name}: the other side computes as {} does ({deviations}); sign with --profile {name}",
+                            profile.provider
+                        ),
+                    )
+            }
+            Ok(false) => (
+                false,
+                format!(
+                    "{name}: not what {} computes; it requires {}",
+                    profile.provider, profile.requires
+                ),
+            ),
+            Err(e) => (false, format!("{name}: {e}")),
+        };
+        Some(Finding {
+            profile,
+            reproduces,
+            text,
+        })
+    }
+
+    /// The profile named.
+    #[must_use]
+    pub fn profile(&self) -> &'static Profile {
+        self.profile
+    }
+
+    /// Whether the other side computes as the profile does.
+    #[must_use]
+    pub fn reproduces(&self) -> bool {
+        self.reproduces
+    }
+
+    /// The finding in words, as `oauth1 explain` prints it after `profile:`.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
     }
 }
 

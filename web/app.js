@@ -1,7 +1,7 @@
 // The page: reads the form, hands it to the engine (oauth1-web, compiled to WebAssembly) and
 // shows its answer. Nothing here reaches the network or storage.
 
-import init, { explain, sign, verify } from "./oauth1_web.js";
+import init, { explain, profiles, sign, verify } from "./oauth1_web.js";
 // The engine's bytes, base64 in a script: the page's Content-Security-Policy has
 // connect-src 'none', which forbids the fetch a .wasm file would need.
 import wasmBase64 from "./oauth1_web_wasm.js";
@@ -92,6 +92,12 @@ function show(answer) {
   }
   showCauses(answer);
   $("detail").textContent = answer.detail;
+  if (answer.profile) {
+    const note = element("p", `Provider profile ${answer.profile.text}`, "profile");
+    note.dataset.profile = answer.profile.name;
+    note.dataset.reproduces = String(answer.profile.reproduces);
+    verdict.append(note);
+  }
   showComparison(answer);
   showStages(answer.stages, answer.difference);
 }
@@ -204,6 +210,7 @@ function renderStages(container, stages, differs = null) {
     ["key", stages.key],
     ["signature", stages.signature],
     ["Authorization header", stages.authorization],
+    ...(stages.sent ? [[stages.sent_label, stages.sent]] : []),
   ]) {
     values.append(element("dt", name), element("dd", value, "mono"));
   }
@@ -237,7 +244,24 @@ function signInput() {
     verifier: $("sign-verifier").value,
     omit_version: $("sign-omit-version").checked,
     body_hash: $("sign-body-hash").checked,
+    profile: $("sign-profile").value,
   };
+}
+
+/** The profiles in the sign form's select; choosing one sets its signature method. */
+function wireProfiles() {
+  const select = $("sign-profile");
+  const known = JSON.parse(profiles());
+  for (const p of known) {
+    const option = element("option", `${p.name}: ${p.provider}`);
+    option.value = p.name;
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    const chosen = known.find((p) => p.name === select.value);
+    $("sign-profile-requires").textContent = chosen ? `It requires ${chosen.requires}.` : "";
+    if (chosen) $("sign-signature-method").value = chosen.method;
+  });
 }
 
 function runSign() {
@@ -386,4 +410,5 @@ function wire() {
 
 await init({ module_or_path: bytesOf(wasmBase64) });
 wire();
+wireProfiles();
 document.body.dataset.ready = "true";

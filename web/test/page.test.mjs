@@ -273,6 +273,47 @@ test("the Sign tab signs the X API's published request to its published values",
   await page.click("#tab-explain");
 });
 
+test("the Sign tab signs as a provider profile, and the diagnosis names the profile", async () => {
+  // WooCommerce's check, as scripts/interop_peers/woocommerce_server.py re-states it from its
+  // PHP, computes this signature for the request (HMAC-SHA256 keyed with the raw "cs+1&").
+  const url = "http://shop.example/wp-json/wc/v3/products?include[]=12&a.b=x+y&include[]=34";
+  const signed = `${url}&oauth_consumer_key=ck&oauth_nonce=n&oauth_signature_method=HMAC-SHA256&oauth_timestamp=1700000000&oauth_version=1.0&oauth_signature=9S6eYGwls%2FWXUQ7mXwwtF8YQxRu8zmoQCrwHNR3Fe7E%3D`;
+  await page.click("#tab-sign");
+  for (const [id, value] of [
+    ["sign-method", "GET"], ["sign-url", url], ["sign-content-type", ""], ["sign-body", ""],
+    ["sign-consumer-key", "ck"], ["sign-consumer-secret", "cs+1"], ["sign-token", ""], ["sign-token-secret", ""],
+    ["sign-nonce", "n"], ["sign-timestamp", "1700000000"],
+  ]) {
+    await page.fill(`#${id}`, value);
+  }
+  await page.selectOption("#sign-profile", "woocommerce");
+  assert.equal(await page.inputValue("#sign-signature-method"), "HMAC-SHA256");
+  assert.match(await page.textContent("#sign-profile-requires"), /^It requires over http only/);
+  // The footer counts the vocabulary as docs/mismatch-causes.md lists it.
+  const vocabulary = readFileSync(join(root, "docs", "mismatch-causes.md"), "utf8").match(/^\| `[a-z0-9-]+` \|/gm).length;
+  assert.match(await page.textContent("footer"), new RegExp(`vocabulary of ${vocabulary} mistakes`));
+  await page.click("#sign");
+  assert.equal(await page.getAttribute("#sign-result", "data-state"), "signed");
+  const values = await listed("#sign-stages");
+  assert.equal(values["signed URL"], signed);
+  await page.screenshot({ path: join(screenshots, "sign-profile.png"), fullPage: true });
+  // What the profile cannot take is refused with the command line's words.
+  await page.fill("#sign-url", "http://shop.example/wp-json/wc/v3/products?tag=1&tag=2");
+  await page.click("#sign");
+  const refused = oauth1(["sign", "--profile", "woocommerce", "--url", "http://shop.example/wp-json/wc/v3/products?tag=1&tag=2", "--consumer-key", "ck"], { consumer: "cs+1" });
+  assert.equal(await page.textContent("#sign-status .error"), refused.stderr.trim().replace(/^error: /, ""));
+  await page.selectOption("#sign-profile", "");
+  await page.click("#tab-explain");
+
+  const expected = oauth1(["explain", "--json", "--url", signed], { consumer: "cs+1" });
+  const shown = await paste({ capture: signed, "consumer-secret": "cs+1" });
+  assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]));
+  const note = page.locator("#verdict .profile");
+  assert.equal(await note.getAttribute("data-profile"), expected.answers[0].profile.name);
+  assert.equal(await note.getAttribute("data-reproduces"), "true");
+  assert.equal(await note.textContent(), `Provider profile ${oauth1Text(["explain", "--url", signed], { consumer: "cs+1", token: "" }).match(/^profile: +(.*)$/m)[1]}`);
+});
+
 test("the Verify tab checks a received request as oauth1 verify does", async () => {
   await page.click("#tab-verify");
   const curl = fixture("chrome-x-api.curl");

@@ -42,6 +42,19 @@ pub fn urlencoded_shown(signed: &Signed) -> String {
     )
 }
 
+/// The normalized parameter string `signed`'s base string carries, decoded once: the RFC's
+/// normalization for a request signed as RFC 5849 says, a profile's for one signed as a
+/// provider computes ([`Signed::parameters`] lists the parameters collected, not how a profile
+/// put them together).
+#[must_use]
+pub fn signed_parameter_string(signed: &Signed) -> String {
+    let encoded = signed.base_string().encoded_parameters();
+    oauth1_signer::encode::decode(encoded.as_bytes()).map_or_else(
+        |_| encoded.to_owned(),
+        |bytes| String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
 /// The key as the lengths of its parts, never their bytes.
 #[must_use]
 pub fn key_shape(signer: &Signer) -> String {

@@ -8,7 +8,7 @@ use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
 use oauth1_signer::explain::{
     find_base_string, ExplainError, Explainer, Explanation, Observed, Verdict,
 };
-use oauth1_signer::profile::Profile;
+use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -101,67 +101,25 @@ struct ProfileLine {
     text: String,
 }
 
-/// The profile line of an answer, if a profile is given or found.
+/// The profile line of an answer, if a profile is given or found ([`Finding::find`]).
 fn profile_line(
     flags: &FromFlags,
     request: &Request<'_>,
     observed: &Observed<'_>,
     explanation: &Explanation,
 ) -> Option<ProfileLine> {
-    let found = || {
-        let causes = explanation.causes();
-        let by_causes = if explanation.is_pair() {
-            Profile::deviating_by(causes)
-        } else {
-            causes
-                .iter()
-                .find_map(|c| Profile::deviating_by(std::slice::from_ref(c)))
-        };
-        by_causes.or_else(|| request.url().host_str().and_then(Profile::for_host))
-    };
-    let profile = flags.profile.or_else(found)?;
-    let name = profile.name();
-    let answer = profile.reproduces(
-        &flags.signer,
-        request,
-        &flags.nonce,
-        flags.timestamp,
+    let finding = Finding::find(
+        flags.profile,
+        explanation,
+        (&flags.signer, request),
+        (&flags.nonce, flags.timestamp),
         observed,
-    );
-    let (reproduces, text) = match answer {
-        Ok(true) => (
-            true,
-            format!(
-                "{name}: the other side computes as {} does{}; sign with --profile {name}",
-                profile.provider(),
-                deviations(profile),
-            ),
-        ),
-        Ok(false) => (
-            false,
-            format!(
-                "{name}: not what {} computes; it requires {}",
-                profile.provider(),
-                profile.requires()
-            ),
-        ),
-        Err(e) => (false, format!("{name}: {e}")),
-    };
+    )?;
     Some(ProfileLine {
-        name,
-        reproduces,
-        text,
+        name: finding.profile().name(),
+        reproduces: finding.reproduces(),
+        text: finding.text().to_owned(),
     })
-}
-
-/// ` (cause, cause)`, a profile's deviations, or nothing when it follows RFC 5849.
-fn deviations(profile: &Profile) -> String {
-    let ids: Vec<&str> = profile.deviations().iter().map(|c| c.id()).collect();
-    if ids.is_empty() {
-        " (RFC 5849)".to_owned()
-    } else {
-        format!(" ({})", ids.join(", "))
-    }
 }
 
 fn answer(line: &str) -> String {
@@ -265,7 +223,7 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         base_string: echoed,
     };
     if verbose {
-        sign_verbose(&flags, true).map_err(|e| e.to_string())?;
+        sign_verbose(&flags, true)?;
         say!();
     }
     let request = flags.request().map_err(|e| e.to_string())?;

@@ -1,7 +1,7 @@
 //! `oauth1 sign`: a request from the flags, signed, every stage shown on request; and
 //! `oauth1 sign --jsonl`, request cases in, results out.
 
-use oauth1_capture::{key_shape, shown, Capture, Protocol};
+use oauth1_capture::{key_shape, shown, signed_parameter_string, Capture, Protocol};
 use oauth1_cases::answer;
 use oauth1_signer::profile::Profile;
 use oauth1_signer::{Error, Nonce, PrivateKey, Request, Signed, Signer, Timestamp, Transport};
@@ -219,7 +219,7 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
     let verbose = args.verbose;
     let flags = FromFlags::new(args, true)?;
     if verbose {
-        return sign_verbose(&flags, false).map_err(|e| e.to_string());
+        return sign_verbose(&flags, false);
     }
     let done = flags.sign().map_err(|e| e.to_string())?;
     let (signature, _) = shown(&done);
@@ -233,11 +233,11 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
 /// Prints every stage of the signing; for `explain`'s `reference`, a form body's parameters
 /// are signed without the body hash the other side may have sent with it (the diagnosis names
 /// that mistake: `form-body-hashed`), as RFC 5849 signs them.
-pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), Error> {
+pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), String> {
     use oauth1_signer::base_string::BaseUri;
     use oauth1_signer::encode::encode;
 
-    let request = flags.request()?;
+    let request = flags.request().map_err(|e| e.to_string())?;
     let without_hash;
     let signer = if reference && request.has_form_body() {
         without_hash = flags
@@ -248,7 +248,14 @@ pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), Err
     } else {
         &flags.signer
     };
-    let done = signer.sign(&request, &flags.nonce, flags.timestamp)?;
+    let done = match flags.profile {
+        Some(profile) if !reference => profile
+            .sign(signer, &request, &flags.nonce, flags.timestamp)
+            .map_err(|e| e.to_string())?,
+        _ => signer
+            .sign(&request, &flags.nonce, flags.timestamp)
+            .map_err(|e| e.to_string())?,
+    };
     say!("parameters (source, decoded name = value, then as encoded), in normalized order:");
     let params = done.parameters();
     let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -262,13 +269,31 @@ pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), Err
             encode(p.value),
         );
     }
-    say!("normalized:    {}", done.parameters());
+    match flags.profile.filter(|_| !reference) {
+        Some(profile) => {
+            let ids: Vec<&str> = profile.deviations().iter().map(|c| c.id()).collect();
+            say!(
+                "profile:       {} ({})",
+                profile.name(),
+                if ids.is_empty() {
+                    "RFC 5849".to_owned()
+                } else {
+                    ids.join(", ")
+                }
+            );
+            say!("normalized:    {}", signed_parameter_string(&done));
+        }
+        None => say!("normalized:    {}", done.parameters()),
+    }
     say!("method:        {}", done.base_string().method());
-    say!("base URI:      {}", BaseUri::new(request.url())?);
+    say!(
+        "base URI:      {}",
+        BaseUri::new(request.url()).map_err(|e| e.to_string())?
+    );
     say!("base string:   {}", done.base_string());
     say!("key:           {}", key_shape(signer));
-    let (signature, authorization) = shown(&done);
+    let (signature, _) = shown(&done);
     say!("signature:     {signature}");
-    say!("authorization: {authorization}");
+    say!("{}", flags.sent(&done)?);
     Ok(())
 }

@@ -3,6 +3,7 @@
 use oauth1_capture::{check_url, Capture, Protocol};
 use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Part, Verdict};
+use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +58,19 @@ pub struct ExplainAnswer {
     pub entries: Vec<EntryAnswer>,
     /// With a HAR file: the entry explained.
     pub entry: Option<usize>,
+    /// The provider profile the answer names, if any ([`Finding::find`]).
+    pub profile: Option<ProfileAnswer>,
+}
+
+/// A provider profile named by an answer.
+#[derive(Debug, Serialize)]
+pub struct ProfileAnswer {
+    /// Its name (`mastercard`, `woocommerce`, …).
+    pub name: &'static str,
+    /// Whether the other side computes as it does.
+    pub reproduces: bool,
+    /// The finding in words, as `oauth1 explain` prints it.
+    pub text: String,
 }
 
 /// A cause, as the command line prints it.
@@ -150,7 +164,7 @@ fn explained(
     capture: &Capture,
     protocol: &Protocol,
 ) -> ExplainAnswer {
-    let (explanation, stages, observed) = match explain_read(input, capture, protocol) {
+    let (explanation, stages, observed, profile) = match explain_read(input, capture, protocol) {
         Ok(done) => done,
         Err(e) => return failed(kind.as_str(), e),
     };
@@ -199,6 +213,7 @@ fn explained(
         difference,
         entries: Vec::new(),
         entry: None,
+        profile,
     }
 }
 
@@ -208,7 +223,7 @@ fn explain_read(
     input: &ExplainInput,
     capture: &Capture,
     protocol: &Protocol,
-) -> Result<(Explanation, Stages, Option<String>), String> {
+) -> Result<(Explanation, Stages, Option<String>, Option<ProfileAnswer>), String> {
     let text = |e: oauth1_signer::Error| e.to_string();
     let observed_base_string = if input.server_response.trim().is_empty() {
         None
@@ -258,7 +273,19 @@ fn explain_read(
         .with_url_as_written(&capture.url)
         .explain(&given)
         .map_err(|e| e.to_string())?;
-    Ok((explanation, stages, observed_base_string))
+    let profile = Finding::find(
+        None,
+        &explanation,
+        (&signer, &request),
+        (&nonce, timestamp),
+        &given,
+    )
+    .map(|finding| ProfileAnswer {
+        name: finding.profile().name(),
+        reproduces: finding.reproduces(),
+        text: finding.text().to_owned(),
+    });
+    Ok((explanation, stages, observed_base_string, profile))
 }
 
 #[cfg(test)]

@@ -74,6 +74,31 @@ pub fn sign(input: &str) -> String {
     })
 }
 
+/// The provider profiles, as JSON: an array of `{"name", "provider", "method", "transport",
+/// "requires"}`, for the page's select.
+#[wasm_bindgen]
+#[must_use]
+pub fn profiles() -> String {
+    let list: Vec<serde_json::Value> = oauth1_signer::profile::Profile::ALL
+        .iter()
+        .map(|p| {
+            let transport = match p.transport() {
+                oauth1_signer::Transport::Query => "query",
+                oauth1_signer::Transport::FormBody => "body",
+                _ => "header",
+            };
+            serde_json::json!({
+                "name": p.name(),
+                "provider": p.provider(),
+                "method": p.method().as_str(),
+                "transport": transport,
+                "requires": p.requires(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
 /// Verifies a received request as a server would: `input` is a [`VerifyInput`] as JSON, the
 /// answer a [`VerifyAnswer`] as JSON.
 #[wasm_bindgen]

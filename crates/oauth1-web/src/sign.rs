@@ -2,10 +2,11 @@
 
 use oauth1_capture::{check_url, Capture, Protocol};
 use oauth1_signer::base_string::BaseUri;
+use oauth1_signer::profile::Profile;
 use oauth1_signer::{PrivateKey, Signer};
 use serde::{Deserialize, Serialize};
 
-use crate::stages::{stages, Stages};
+use crate::stages::{stages, with_transport, Stages};
 
 /// What the page sends to sign: the request, the credentials, and the protocol options; an
 /// empty field is one not given.
@@ -46,6 +47,8 @@ pub struct SignInput {
     pub omit_version: bool,
     /// Send `oauth_body_hash`.
     pub body_hash: bool,
+    /// The provider profile to sign as (`mastercard`, `woocommerce`, …); none when empty.
+    pub profile: String,
 }
 
 /// What the page shows of a signing.
@@ -124,10 +127,18 @@ fn signed(input: &SignInput) -> Result<Stages, String> {
     let request = protocol.request(&capture).map_err(text)?;
     let nonce = protocol.nonce().map_err(text)?;
     let timestamp = protocol.timestamp().map_err(text)?;
-    let done = signer.sign(&request, &nonce, timestamp).map_err(text)?;
-    Ok(stages(
-        &done,
-        &BaseUri::new(request.url()).map_err(text)?,
-        &signer,
-    ))
+    let profile = match input.profile.trim() {
+        "" => None,
+        name => Some(Profile::named(name).ok_or_else(|| format!("no profile {name:?}"))?),
+    };
+    let done = match profile {
+        Some(profile) => profile.sign(&signer, &request, &nonce, timestamp),
+        None => signer.sign(&request, &nonce, timestamp),
+    }
+    .map_err(text)?;
+    let all = stages(&done, &BaseUri::new(request.url()).map_err(text)?, &signer);
+    Ok(match profile {
+        Some(profile) => with_transport(all, &done, &capture, profile.transport()),
+        None => all,
+    })
 }

@@ -23,6 +23,11 @@ pub struct Stages {
     pub authorization: String,
     /// The key's shape: the secrets' lengths, never their bytes.
     pub key: String,
+    /// With the query or form-body transport: `signed URL` or `signed body`; empty for the
+    /// header.
+    pub sent_label: &'static str,
+    /// The URL or form body carrying the protocol parameters (a PLAINTEXT signature hidden).
+    pub sent: String,
 }
 
 /// A parameter, decoded and encoded.
@@ -60,5 +65,42 @@ pub(crate) fn stages(done: &Signed, base_uri: &BaseUri, signer: &Signer) -> Stag
         signature,
         authorization,
         key: key_shape(signer),
+        sent_label: "",
+        sent: String::new(),
     }
+}
+
+/// `stages` of a request signed as a profile computes, with what is sent in `transport`: the
+/// normalized parameters are the profile's (its base string's, decoded once), which may not be
+/// the RFC's normalization of the parameters listed.
+pub(crate) fn with_transport(
+    mut stages: Stages,
+    done: &Signed,
+    capture: &oauth1_capture::Capture,
+    transport: oauth1_signer::Transport,
+) -> Stages {
+    use oauth1_signer::Transport;
+    stages.normalized = oauth1_capture::signed_parameter_string(done);
+    let params = oauth1_capture::urlencoded_shown(done);
+    match transport {
+        Transport::Query => {
+            let url = capture.url.trim();
+            let url = url.split_once('#').map_or(url, |(before, _)| before);
+            let joiner = match url.split_once('?') {
+                None => "?",
+                Some((_, "")) => "",
+                Some(_) => "&",
+            };
+            stages.sent_label = "signed URL";
+            stages.sent = format!("{url}{joiner}{params}");
+        }
+        Transport::FormBody => {
+            let body = String::from_utf8_lossy(&capture.body);
+            let joiner = if body.is_empty() { "" } else { "&" };
+            stages.sent_label = "signed body";
+            stages.sent = format!("{body}{joiner}{params}");
+        }
+        _ => {}
+    }
+    stages
 }
