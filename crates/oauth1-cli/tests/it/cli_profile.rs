@@ -153,6 +153,37 @@ fn woocommerce_is_signed_in_the_query_as_its_server_reads_it() {
         Some(&*format!("{url}&oauth_consumer_key=ck&oauth_nonce=n&oauth_signature_method=HMAC-SHA256&oauth_timestamp=1700000000&oauth_version=1.0&oauth_signature=9S6eYGwls%2FWXUQ7mXwwtF8YQxRu8zmoQCrwHNR3Fe7E%3D"))
     );
 
+    // --verbose shows the profile's parameter string: the server's, decoded once.
+    let verbose = oauth1(
+        &[
+            "sign",
+            "--verbose",
+            "--profile",
+            "woocommerce",
+            "--consumer-key",
+            "ck",
+            "--nonce",
+            "n",
+            "--timestamp",
+            "1700000000",
+            "--url",
+            url,
+        ],
+        &secret,
+    );
+    let out = String::from_utf8(verbose.stdout).unwrap();
+    assert_eq!(
+        line(&out, "profile:"),
+        Some("woocommerce (parsed-as-php, key-secrets-not-encoded)")
+    );
+    assert_eq!(
+        line(&out, "normalized:"),
+        Some("a_b=x%20y&include%5B0%5D=12&include%5B1%5D=34&oauth_consumer_key=ck&oauth_nonce=n&oauth_signature_method=HMAC-SHA256&oauth_timestamp=1700000000&oauth_version=1.0")
+    );
+    assert!(line(&out, "url:")
+        .unwrap()
+        .ends_with("&oauth_signature=9S6eYGwls%2FWXUQ7mXwwtF8YQxRu8zmoQCrwHNR3Fe7E%3D"));
+
     let repeated = oauth1(
         &[
             "sign",
