@@ -1,11 +1,21 @@
 """What the client scripts share: ask `oauth1 explain` about a request a library signed, hold
-its answer to the one the library's source gives, and report."""
+its answer to the one the library's source gives; have `oauth1 verify` check the same request,
+which must accept it exactly when the tests' own RFC 5849 oracle (rfc5849.py) says its signature
+is correct; and report."""
 
 import json
+import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 from urllib.parse import parse_qsl, unquote
+
+import rfc5849
+
+PUBLISHED = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "published.json"
+# The oracle is held to the published vectors before it judges anything.
+rfc5849.check_published(PUBLISHED)
 
 
 class Checks:
@@ -15,6 +25,8 @@ class Checks:
         self.title = title
         self.failures = []
         self.count = 0
+        self.verified = 0
+        self.correct = 0
 
     def expect(self, what, args, env, verdict, causes, shown=""):
         """Runs `args` (an `oauth1 explain --json` command) with `env`; its verdict and causes
@@ -31,6 +43,28 @@ class Checks:
         if got != (verdict, causes):
             self.failures.append("%s: %s %s, expected %s %s\n    %s"
                                  % (what, got[0], got[1], verdict, causes, shown))
+        self.verify(what, args, env)
+
+    def verify(self, what, args, env):
+        """`oauth1 verify` of the request the explain command `args` describes, with the
+        secrets of `env` (or the public key of its private key): accepted exactly when the
+        RFC 5849 oracle says the signature is correct."""
+        request, flags = request_of(args, env)
+        if request is None:
+            return
+        want = rfc5849.correct(request)
+        with tempfile.NamedTemporaryFile("w", suffix=".pem") as public:
+            if request.get("public_key_pem"):
+                public.write(request["public_key_pem"])
+                public.flush()
+                flags += ["--public-key-file", public.name]
+            run = subprocess.run([args[0], "verify"] + flags, env=env, capture_output=True, text=True)
+        self.verified += 1
+        self.correct += want
+        if (run.returncode == 0) != want:
+            self.failures.append("%s: oauth1 verify %s a signature the RFC 5849 oracle calls %s\n    %s"
+                                 % (what, "accepts" if run.returncode == 0 else "refuses",
+                                    "wrong" if not want else "correct", run.stdout.strip()))
 
     def expect_signed(self, what, args, env, expected):
         """Runs `args` (an `oauth1 sign --profile …` command) with `env`; the protocol
@@ -60,10 +94,47 @@ class Checks:
             for failure in self.failures:
                 print("  " + failure)
             sys.exit(1)
-        print("%s: %d requests, %s" % (self.title, self.count, done))
-
+        verified = ""
+        if self.verified:
+            verified = ("; oauth1 verify accepts the %d of %d whose signature the RFC 5849 oracle"
+                        " calls correct and refuses the others" % (self.correct, self.verified))
+        print("%s: %d requests, %s%s" % (self.title, self.count, done, verified))
 
 def header_params(header):
     """The parameters of an `Authorization: OAuth …` header, decoded, `realm` among them."""
     assert header.startswith("OAuth "), header
     return {name: unquote(value) for name, value in re.findall(r'([\w-]+)="([^"]*)"', header)}
+
+
+def request_of(args, env):
+    """The request an `oauth1 explain` command describes, as the oracle takes it, and the flags
+    that give it to `oauth1 verify`; (None, None) for a command that gives more than the request
+    as sent."""
+    given = {}
+    rest = [a for a in args[2:] if a != "--json"]
+    if len(rest) % 2:
+        return None, None
+    for flag, value in zip(rest[::2], rest[1::2]):
+        given[flag] = value
+    known = {"--method", "--url", "--authorization", "--content-type", "--body", "--private-key-file"}
+    if set(given) - known or "--url" not in given:
+        return None, None
+    public_key_pem = None
+    if "--private-key-file" in given:
+        from cryptography.hazmat.primitives import serialization
+        with open(given["--private-key-file"], "rb") as pem:
+            private = serialization.load_pem_private_key(pem.read(), password=None)
+        public_key_pem = private.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    request = {
+        "method": given.get("--method", "GET"), "url": given["--url"],
+        "content_type": given.get("--content-type"), "body": given.get("--body"),
+        "authorization": given.get("--authorization"),
+        "consumer_secret": env.get("OAUTH1_CONSUMER_SECRET"),
+        "token_secret": env.get("OAUTH1_TOKEN_SECRET"), "public_key_pem": public_key_pem,
+    }
+    flags = []
+    for flag in ("--method", "--url", "--authorization", "--content-type", "--body"):
+        if flag in given:
+            flags += [flag, given[flag]]
+    return request, flags

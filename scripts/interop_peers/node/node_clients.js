@@ -22,7 +22,7 @@
 //     twice, signed once (duplicates-collapsed; equally parsed-as-php, WooCommerce's own
 //     reading, which keeps the last of a repeated name, as this signature does).
 //
-// Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem
+// Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem PATH/TO/python
 
 "use strict";
 
@@ -126,8 +126,53 @@ CLIENTS["mastercard-oauth1-signer"] = (method, href, json) =>
 const oauth1 = process.argv[2];
 const failures = [];
 
-/** Asks `oauth1 explain` about one request, and keeps a failure if it answers otherwise. */
+// The tests' own RFC 5849 oracle (rfc5849.py), run by the pinned virtual environment's Python.
+const python = process.argv[4];
+const oraclePath = require("path").join(__dirname, "..", "rfc5849.py");
+let verified = 0;
+let correct = 0;
+
+/** `oauth1 verify` of the request an explain command `args` describes must accept it exactly
+ * when the RFC 5849 oracle says its signature is correct. */
+function verify(client, args, secret) {
+  const given = {};
+  const rest = args.filter((a) => a !== "explain" && a !== "--json");
+  for (let i = 0; i + 1 < rest.length; i += 2) given[rest[i]] = rest[i + 1];
+  let publicKeyPem = null;
+  const flags = [];
+  for (const flag of ["--method", "--url", "--authorization", "--content-type", "--body"]) {
+    if (flag in given) flags.push(flag, given[flag]);
+  }
+  if (given["--private-key-file"]) {
+    publicKeyPem = crypto.createPublicKey(fs.readFileSync(given["--private-key-file"], "utf8"))
+      .export({ type: "spki", format: "pem" });
+    const file = require("path").join(require("os").tmpdir(), `oauth1-public-${process.pid}.pem`);
+    fs.writeFileSync(file, publicKeyPem);
+    flags.push("--public-key-file", file);
+  }
+  const request = {
+    method: given["--method"] || "GET", url: given["--url"], content_type: given["--content-type"] ?? null,
+    body: given["--body"] ?? null, authorization: given["--authorization"] ?? null,
+    consumer_secret: secret, token_secret: TS, public_key_pem: publicKeyPem,
+  };
+  const oracle = spawnSync(python, [oraclePath], { input: JSON.stringify(request), encoding: "utf8" });
+  if (oracle.status !== 0) {
+    failures.push(`${client} ${request.url}: the oracle failed: ${oracle.stderr.trim()}`);
+    return;
+  }
+  const want = JSON.parse(oracle.stdout);
+  const run = spawnSync(oauth1, ["verify", ...flags], { env: { OAUTH1_CONSUMER_SECRET: secret, OAUTH1_TOKEN_SECRET: TS }, encoding: "utf8" });
+  verified += 1;
+  if (want) correct += 1;
+  if ((run.status === 0) !== want) {
+    failures.push(`${client} ${request.url}: oauth1 verify ${run.status === 0 ? "accepts" : "refuses"} a signature the RFC 5849 oracle calls ${want ? "correct" : "wrong"}\n    ${run.stdout.trim()}`);
+  }
+}
+
+/** Asks `oauth1 explain` about one request, and keeps a failure if it answers otherwise; then
+ * has `oauth1 verify` check it against the oracle. */
 function check(client, method, href, header, args, verdict, causes, secret = CS) {
+  verify(client, args, secret);
   const run = spawnSync(oauth1, args, { env: { OAUTH1_CONSUMER_SECRET: secret, OAUTH1_TOKEN_SECRET: TS }, encoding: "utf8" });
   let answer;
   try {
@@ -217,5 +262,5 @@ woocommerce().then((sent) => {
     for (const failure of failures) console.log("  " + failure);
     process.exit(1);
   }
-  console.log(`the npm clients against oauth1 explain: ${CASES.length + sent} requests signed by request, oauth-1.0a, oauth, mastercard-oauth1-signer and @woocommerce/woocommerce-rest-api, each answered as their source says; ${profiled} signed alike by oauth1 sign --profile mastercard`);
+  console.log(`the npm clients against oauth1 explain: ${CASES.length + sent} requests signed by request, oauth-1.0a, oauth, mastercard-oauth1-signer and @woocommerce/woocommerce-rest-api, each answered as their source says; ${profiled} signed alike by oauth1 sign --profile mastercard; oauth1 verify accepts the ${correct} of ${verified} whose signature the RFC 5849 oracle calls correct and refuses the others`);
 });
