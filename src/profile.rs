@@ -24,6 +24,7 @@
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::credentials::{BodyHash, Consumer, Nonce, Timestamp};
@@ -313,6 +314,17 @@ impl Profile {
         self.deviations
     }
 
+    /// The deviations' ids joined with `, `, or `RFC 5849` when there are none: how the
+    /// command line and the page name what a profile computes.
+    #[must_use]
+    pub fn deviation_list(&self) -> String {
+        if self.deviations.is_empty() {
+            return "RFC 5849".to_owned();
+        }
+        let ids: Vec<&str> = self.deviations.iter().map(|c| c.id()).collect();
+        ids.join(", ")
+    }
+
     /// What the provider requires, in words.
     #[must_use]
     pub fn requires(&self) -> &'static str {
@@ -343,28 +355,77 @@ impl Profile {
         nonce: &Nonce,
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
+        let (signer, request) = self.prepared(signer, request)?;
+        let context = Context::new(&signer, &request, nonce, timestamp, None)?;
+        self.check_readable(&context)?;
+        context.signed(Switches::of(self.deviations))
+    }
+
+    /// Whether `signature` (base64, as sent, percent-decoded) is the RSA signature of the
+    /// base string this profile computes for the request, under the consumer's public `key`:
+    /// how a server that computes as the provider does checks the RSA methods (the HMAC
+    /// methods and PLAINTEXT are checked with [`Profile::reproduces`]).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Profile::sign`] but [`Error::MissingPrivateKey`], which it does not need.
+    #[cfg(feature = "rsa")]
+    pub fn verify_rsa(
+        &self,
+        signer: &Signer,
+        request: &Request<'_>,
+        (nonce, timestamp): (&Nonce, Timestamp),
+        signature: &str,
+        key: &crate::sign::PublicKey,
+    ) -> Result<bool, Error> {
+        use base64::Engine as _;
+        let (signer, request) = self.prepared(signer, request)?;
+        let context = Context::new(&signer, &request, nonce, timestamp, None)?;
+        self.check_readable(&context)?;
+        let base_string = context.base_string(Switches::of(self.deviations))?;
+        let Ok(raw) = base64::engine::general_purpose::STANDARD.decode(signature) else {
+            return Ok(false);
+        };
+        Ok(crate::sign::rsa_verify(
+            signer.method(),
+            key,
+            base_string.as_bytes(),
+            &raw,
+        ))
+    }
+
+    /// `signer` with the profile's rules applied, and `request` with the callback the profile
+    /// adds; or why the provider cannot take them.
+    fn prepared<'r>(
+        &self,
+        signer: &Signer,
+        request: &'r Request<'r>,
+    ) -> Result<(Signer, Cow<'r, Request<'r>>), Error> {
         let signer = self.signer_for(signer, request)?;
-        let with_callback;
         let request = match self.form_callback {
             Some(callback) if request.has_form_body() && request.step().0.is_none() => {
-                with_callback = request.clone().with_callback(callback);
-                &with_callback
+                Cow::Owned(request.clone().with_callback(callback))
             }
-            _ => request,
+            _ => Cow::Borrowed(request),
         };
-        let context = Context::new(&signer, request, nonce, timestamp, None)?;
-        if self.deviations.contains(&Cause::ParsedAsPhp) {
-            if let Some(name) = context.php_lost()? {
-                return Err(self.refuse(format!(
-                    "PHP keeps only the last value of the repeated name \"{}\", so the server would see another request than the one sent: join the values (\"{}=1,2\"), or send them as an array (\"{}[]=1&{}[]=2\")",
-                    String::from_utf8_lossy(&name).escape_debug(),
-                    String::from_utf8_lossy(&name).escape_debug(),
-                    String::from_utf8_lossy(&name).escape_debug(),
-                    String::from_utf8_lossy(&name).escape_debug(),
-                )));
-            }
+        Ok((signer, request))
+    }
+
+    /// Refuses a request the provider's server would read otherwise than it is sent.
+    fn check_readable(&self, context: &Context<'_>) -> Result<(), Error> {
+        if !self.deviations.contains(&Cause::ParsedAsPhp) {
+            return Ok(());
         }
-        context.signed(Switches::of(self.deviations))
+        match context.php_lost()? {
+            Some(name) => {
+                let name = String::from_utf8_lossy(&name);
+                let name = name.escape_debug();
+                Err(self.refuse(format!(
+                    "PHP keeps only the last value of the repeated name \"{name}\", so the server would see another request than the one sent: join the values (\"{name}=1,2\"), or send them as an array (\"{name}[]=1&{name}[]=2\")"
+                )))
+            }
+            None => Ok(()),
+        }
     }
 
     /// Whether `observed` (the other side's signature, base string or both) is what this
@@ -504,33 +565,25 @@ impl Finding {
         };
         let profile = given.or_else(found)?;
         let name = profile.name;
-        let (reproduces, text) = match profile
-            .reproduces(signer, request, nonce, timestamp, observed)
-        {
-            Ok(true) => {
-                let ids: Vec<&str> = profile.deviations.iter().map(|c| c.id()).collect();
-                let deviations = if ids.is_empty() {
-                    "RFC 5849".to_owned()
-                } else {
-                    ids.join(", ")
-                };
-                (
-                        true,
-                        format!(
-                            "{name}: the other side computes as {} does ({deviations}); sign with --profile {name}",
-                            profile.provider
-                        ),
-                    )
-            }
-            Ok(false) => (
-                false,
-                format!(
-                    "{name}: not what {} computes; it requires {}",
-                    profile.provider, profile.requires
+        let (reproduces, text) =
+            match profile.reproduces(signer, request, nonce, timestamp, observed) {
+                Ok(true) => (
+                    true,
+                    format!(
+                    "{name}: the other side computes as {} does ({}); sign with --profile {name}",
+                    profile.provider,
+                    profile.deviation_list(),
                 ),
-            ),
-            Err(e) => (false, format!("{name}: {e}")),
-        };
+                ),
+                Ok(false) => (
+                    false,
+                    format!(
+                        "{name}: not what {} computes; it requires {}",
+                        profile.provider, profile.requires
+                    ),
+                ),
+                Err(e) => (false, format!("{name}: {e}")),
+            };
         Some(Finding {
             profile,
             reproduces,

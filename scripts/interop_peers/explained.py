@@ -87,6 +87,13 @@ class Checks:
         if got != expected:
             self.failures.append("%s: oauth1 sign sent %s\n    expected %s" % (what, got, expected))
 
+    def expect_valid(self, what, args, env):
+        """Runs `args` (an `oauth1 verify` command) with `env`: it must say the request is valid."""
+        self.count += 1
+        run = subprocess.run(args, env=env, capture_output=True, text=True)
+        if run.returncode != 0 or not run.stdout.startswith("valid\n"):
+            self.failures.append("%s: %s %s" % (what, run.stdout.strip(), run.stderr.strip()))
+
     def finish(self, done):
         """Prints the failures and exits 1, or says how many requests were `done`."""
         if self.failures:

@@ -14,6 +14,7 @@ Usage: mastercard_client.py PATH/TO/oauth1 PATH/TO/private-key.pem
 
 import json
 import sys
+import tempfile
 
 from cryptography.hazmat.primitives import serialization
 from oauth1.oauth import OAuth
@@ -38,6 +39,11 @@ SHAPES = [
 def main(oauth1, pem_path):
     with open(pem_path, "rb") as pem:
         key = serialization.load_pem_private_key(pem.read(), password=None)
+    public = tempfile.NamedTemporaryFile("wb", suffix=".pem")
+    public.write(key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    public.flush()
+    public_path = public.name
     checks = Checks("Mastercard's signer against oauth1 explain")
     for method, path, payload, content_type, causes in SHAPES:
         url = API + path
@@ -58,7 +64,13 @@ def main(oauth1, pem_path):
         if payload is not None:
             profile += ["--content-type", content_type, "--body", body]
         checks.expect_signed("--profile mastercard %s %s" % (method, path), profile, {}, sent)
-    checks.finish("each named, and each signed alike by --profile mastercard")
+        # And a server that computes as Mastercard's gateway does accepts it, with the public key.
+        verify = [oauth1, "verify", "--profile", "mastercard", "--public-key-file", public_path,
+                  "--method", method, "--url", url, "--authorization", header]
+        if payload is not None:
+            verify += ["--content-type", content_type, "--body", body]
+        checks.expect_valid("oauth1 verify --profile mastercard %s %s" % (method, path), verify, {})
+    checks.finish("each named, each signed alike by --profile mastercard and accepted by verify --profile mastercard")
 
 
 if __name__ == "__main__":

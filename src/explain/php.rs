@@ -79,13 +79,17 @@ impl Array {
         self.entries.iter().position(|(k, _)| k == key)
     }
 
-    /// `$array[$key] = $node`, in place when the key is there; says whether a value was lost.
+    /// `$array[$key] = $node`, in place when the key is there; says whether something sent was
+    /// lost (another value, or an array).
     fn set(&mut self, key: Key, node: Node) -> bool {
         if let Key::Int(n) = key {
             self.next = self.next.max(n.saturating_add(1));
         }
         if let Some(at) = self.position(&key) {
-            std::mem::replace(&mut self.entries[at].1, node).holds_something()
+            let old = std::mem::replace(&mut self.entries[at].1, node);
+            // The same value again loses nothing.
+            let same = old.value.is_some() && old.value == self.entries[at].1.value;
+            old.holds_something() && !same
         } else {
             self.entries.push((key, node));
             false

@@ -271,15 +271,10 @@ pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), Str
     }
     match flags.profile.filter(|_| !reference) {
         Some(profile) => {
-            let ids: Vec<&str> = profile.deviations().iter().map(|c| c.id()).collect();
             say!(
                 "profile:       {} ({})",
                 profile.name(),
-                if ids.is_empty() {
-                    "RFC 5849".to_owned()
-                } else {
-                    ids.join(", ")
-                }
+                profile.deviation_list()
             );
             say!("normalized:    {}", signed_parameter_string(&done));
         }

@@ -3,10 +3,13 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use oauth1_capture::Protocol;
 use oauth1_cases::{json_object, Held, VerifyLine};
 use oauth1_server::{
     received_url, Clock, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
 };
+use oauth1_signer::explain::Observed;
+use oauth1_signer::profile::Profile;
 use oauth1_signer::{Request, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +73,12 @@ pub(crate) struct VerifyArgs {
     /// Accept PLAINTEXT over plain http.
     #[arg(long)]
     pub(crate) allow_plaintext_over_http: bool,
+    /// Check the signature as a provider's server computes it: mastercard, woocommerce,
+    /// netsuite, x, lti, jira or discogs (docs/profiles.md). The request's parameters, its
+    /// timestamp within --timestamp-window and its signature are checked; a nonce is not
+    /// recorded.
+    #[arg(long, value_name = "NAME", value_parser = crate::input::profile_name, conflicts_with = "jsonl")]
+    pub(crate) profile: Option<&'static Profile>,
 }
 
 #[derive(Serialize)]
@@ -206,11 +215,14 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
     }
     let public_key_pem =
         crate::input::read_text(args.public_key_file.as_ref(), "the public key file")?;
-    // No consumer secret means none is held: an RSA-only consumer.
-    let consumer_secret = args.consumer_secret;
-    if consumer_secret.is_none() && public_key_pem.is_none() {
+    if args.consumer_secret.is_none() && public_key_pem.is_none() {
         return Err(crate::input::NO_CONSUMER_SECRET.to_owned());
     }
+    if let Some(profile) = args.profile {
+        return as_profile(profile, &args, public_key_pem.as_deref());
+    }
+    // No consumer secret means none is held: an RSA-only consumer.
+    let consumer_secret = args.consumer_secret;
     let body = args.request.read_body()?;
     let now = match args.now {
         Some(now) => Timestamp::new(now),
@@ -262,6 +274,101 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
             Ok(())
         }
         Err(e) => invalid(&e),
+    }
+}
+
+/// `oauth1 verify --profile`: the request's signature checked as `profile`'s provider
+/// computes it, with its timestamp; the request read as `explain` reads it (its protocol
+/// parameters from the header, or from its query or form body).
+fn as_profile(
+    profile: &Profile,
+    args: &VerifyArgs,
+    public_key_pem: Option<&str>,
+) -> Result<(), String> {
+    let text = |e: oauth1_signer::Error| e.to_string();
+    let typed = args.request.capture()?;
+    crate::input::url(&typed.url)?;
+    let (capture, protocol) = match &args.authorization {
+        Some(header) => (
+            typed,
+            Protocol::from_authorization(header).map_err(|e| format!("--authorization: {e}"))?,
+        ),
+        None => typed.protocol().map_err(|e| format!("--url: {e}"))?,
+    };
+    let signature = protocol
+        .signature
+        .clone()
+        .ok_or("the request carries no oauth_signature")?;
+    let consumer_secret = args.consumer_secret.clone().unwrap_or_default();
+    let signer = protocol
+        .signer(&consumer_secret, args.token_secret.as_deref())
+        .map_err(text)?;
+    let request = protocol.request(&capture).map_err(text)?;
+    let nonce = protocol.nonce().map_err(text)?;
+    let timestamp = protocol.timestamp().map_err(text)?;
+    let now = match args.now {
+        Some(now) => Timestamp::new(now),
+        None => Timestamp::now().map_err(text)?,
+    };
+    if timestamp.as_secs().abs_diff(now.as_secs()) > args.timestamp_window {
+        say!("invalid: {}", Reason::StaleTimestamp);
+        say!(
+            "detail:        oauth_timestamp {} is more than {} seconds from the server's clock ({})",
+            timestamp.as_secs(),
+            args.timestamp_window,
+            now.as_secs()
+        );
+        return Err(format!(
+            "the request does not verify ({})",
+            Reason::StaleTimestamp
+        ));
+    }
+    let valid = if signer.method().is_rsa() {
+        let pem = public_key_pem.ok_or(
+            "an RSA signature is checked with the consumer's public key: give --public-key-file",
+        )?;
+        let key = oauth1_signer::PublicKey::from_pem(pem).map_err(text)?;
+        profile.verify_rsa(&signer, &request, (&nonce, timestamp), &signature, &key)
+    } else {
+        profile.reproduces(
+            &signer,
+            &request,
+            &nonce,
+            timestamp,
+            &Observed::signature(&signature),
+        )
+    };
+    let computes = format!("{} ({})", profile.name(), profile.deviation_list());
+    match valid {
+        Ok(true) => {
+            say!("valid");
+            say!("profile:       {computes}");
+            say!(
+                "consumer key:  {}",
+                crate::terminal::value(&protocol.consumer_key)
+            );
+            if let Some(token) = &protocol.token {
+                say!("token:         {}", crate::terminal::value(token));
+            }
+            say!("method:        {}", signer.method());
+            Ok(())
+        }
+        Ok(false) => {
+            say!("invalid: {}", Reason::BadSignature);
+            say!(
+                "detail:        the signature is not what {} computes for this request, with the secrets given",
+                profile.provider()
+            );
+            say!("profile:       {computes}");
+            Err(format!(
+                "the request does not verify ({})",
+                Reason::BadSignature
+            ))
+        }
+        Err(e) => {
+            say!("invalid: {e}");
+            Err("the request does not verify (refused by the profile)".to_owned())
+        }
     }
 }
 

@@ -270,3 +270,42 @@ fn explain_names_the_profile_the_other_side_computes_as() {
         "{out}"
     );
 }
+
+#[test]
+fn verify_checks_a_signature_as_the_profile_computes_it() {
+    // Signed as WooCommerce's check computes (woocommerce_server.py), HMAC keyed "cs+1&".
+    let sent = "http://shop.example/wp-json/wc/v3/products?include[]=12&a.b=x+y&include[]=34&oauth_consumer_key=ck&oauth_nonce=n&oauth_signature_method=HMAC-SHA256&oauth_timestamp=1700000000&oauth_version=1.0&oauth_signature=9S6eYGwls%2FWXUQ7mXwwtF8YQxRu8zmoQCrwHNR3Fe7E%3D";
+    let verify = |extra: &[&str], secret: &str| {
+        let mut args = vec!["verify", "--url", sent, "--now", "1700000100"];
+        args.extend_from_slice(extra);
+        oauth1(&args, &[("OAUTH1_CONSUMER_SECRET", secret)])
+    };
+    let valid = verify(&["--profile", "woocommerce"], "cs+1");
+    assert!(valid.status.success(), "{valid:?}");
+    let out = String::from_utf8(valid.stdout).unwrap();
+    assert_eq!(out.lines().next(), Some("valid"));
+    assert_eq!(
+        line(&out, "profile:"),
+        Some("woocommerce (parsed-as-php, key-secrets-not-encoded)")
+    );
+    // RFC 5849 reads the same request otherwise.
+    let rfc = verify(&[], "cs+1");
+    assert_eq!(rfc.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&rfc.stdout).starts_with("invalid: bad-signature"));
+    // Another secret, and a clock too far off.
+    let wrong = verify(&["--profile", "woocommerce"], "cs+2");
+    assert!(String::from_utf8_lossy(&wrong.stdout).starts_with("invalid: bad-signature\ndetail:        the signature is not what WooCommerce REST API (over http) computes"));
+    let late = oauth1(
+        &[
+            "verify",
+            "--profile",
+            "woocommerce",
+            "--url",
+            sent,
+            "--now",
+            "1700000400",
+        ],
+        &[("OAUTH1_CONSUMER_SECRET", "cs+1")],
+    );
+    assert!(String::from_utf8_lossy(&late.stdout).starts_with("invalid: stale-timestamp"));
+}
