@@ -86,6 +86,9 @@ causes! {
     PlusNotDecoded = "plus-not-decoded", 2,
         "decoded %XX in query and form-body values but kept + as a literal plus instead of a space",
         "Decode + in the query and in form bodies as a space (application/x-www-form-urlencoded rules).";
+    QueryNamesNotDecoded = "query-names-not-decoded", 41,
+        "decoded the query's values but took its names exactly as on the wire and encoded them again (a%20b=1 signed as a%2520b=1): oauth-1.0a, which runs decodeURIComponent on the values only",
+        "Decode query names as well as values (%XX, and + as a space) before encoding them (RFC 5849 §3.4.1.3.1).";
     QueryNotSigned = "query-not-signed", 11,
         "left the query parameters out of the signature",
         "Sign the URL's query parameters along with the others (RFC 5849 §3.4.1.3.1).";
@@ -208,7 +211,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..41).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..42).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

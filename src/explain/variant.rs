@@ -51,6 +51,7 @@ fn bit(cause: Cause) -> u64 {
 /// Causes that contradict each other: a pair from one group is never tried.
 pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
     &[Cause::QueryNotDecoded, Cause::PlusNotDecoded],
+    &[Cause::QueryNotDecoded, Cause::QueryNamesNotDecoded],
     &[Cause::QueryNotSigned, Cause::QueryInBaseUri],
     &[Cause::FormBodyNotSigned, Cause::NonFormBodySigned],
     &[
@@ -319,7 +320,14 @@ impl<'a> Context<'a> {
                 std::borrow::Cow::Borrowed(text)
             }
         };
-        let (query, body) = (read(query), read(rfc.body));
+        // Names left as on the wire: escaped first, so that the value decoders' escapes leave
+        // them alone.
+        let query = if switches.has(Cause::QueryNamesNotDecoded) {
+            wrong::names_undecoded(query)
+        } else {
+            std::borrow::Cow::Borrowed(query)
+        };
+        let (query, body) = (read(&query).into_owned(), read(rfc.body));
         let sources = Sources {
             query: &query,
             body: &body,

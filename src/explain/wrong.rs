@@ -82,6 +82,29 @@ pub(crate) fn undecoded(text: &[u8]) -> Cow<'_, [u8]> {
     escaped(text, b"%+")
 }
 
+/// What the RFC's decoder must read to leave the names of a query undecoded and decode its
+/// values: every `%` and `+` of a name escaped.
+pub(crate) fn names_undecoded(text: &[u8]) -> Cow<'_, [u8]> {
+    let mut in_name = true;
+    if !text.iter().any(|&b| b == b'%' || b == b'+') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len() + 8);
+    for &b in text {
+        match b {
+            b'&' => in_name = true,
+            b'=' => in_name = false,
+            _ => {}
+        }
+        match b {
+            b'%' if in_name => out.extend_from_slice(b"%25"),
+            b'+' if in_name => out.extend_from_slice(b"%2B"),
+            _ => out.push(b),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `text` with each byte of `these` written as its escape.
 fn escaped<'a>(text: &'a [u8], these: &[u8]) -> Cow<'a, [u8]> {
     if !text.iter().any(|b| these.contains(b)) {
@@ -111,6 +134,22 @@ mod tests {
             .iter()
             .map(|p| (p.name.to_vec(), p.value.to_vec()))
             .collect()
+    }
+
+    #[test]
+    fn names_undecoded_leaves_the_names_as_on_the_wire_and_decodes_the_values() {
+        let text = b"a%20b=c%20d&e+f=g+h&i=j%3Dk=l";
+        let b = |s: &str| s.as_bytes().to_vec();
+        assert_eq!(
+            pairs(&names_undecoded(text)),
+            [
+                (b("a%20b"), b("c d")),
+                (b("e+f"), b("g h")),
+                (b("i"), b("j=k=l")),
+            ]
+        );
+        assert!(matches!(names_undecoded(b"a=%20"), Cow::Owned(_)));
+        assert!(matches!(names_undecoded(b"a=b"), Cow::Borrowed(_)));
     }
 
     /// The pairs of `text` split on `&` and the first `=`, each side mapped by `f`.

@@ -99,6 +99,8 @@ CASES.push(
   ["oauth-1.0a", "GET", "https://api.example.com/1/x?ids[]=12&ids[]=34", null, "match", []],
   ["oauth-1.0a", "GET", "https://api.example.com/1/x?q=a+b", null, "explained", ["plus-not-decoded", "query-not-decoded"]],
   ["oauth-1.0a", "GET", "https://API.Example.com/1/x", null, "explained", ["host-not-lowercased"]],
+  // It decodes the query's values, not its names.
+  ["oauth-1.0a", "GET", "https://api.example.com/1/x?first%20name=Ann%20Lee", null, "explained", ["query-names-not-decoded"]],
   ["oauth-1.0a", "GET", "https://api.example.com:443/1/x", null, "explained", ["default-port-kept"]],
   ["oauth", "GET", "https://api.example.com/1/x?a=2&a=1", null, "explained", ["repeated-names-indexed"]],
   ["oauth", "GET", "https://api.example.com/1/x?ids[]=12&ids[]=34", null, "explained", ["repeated-names-indexed"]],
