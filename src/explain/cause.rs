@@ -89,6 +89,9 @@ causes! {
     QueryNamesNotDecoded = "query-names-not-decoded", 41,
         "decoded the query's values but took its names exactly as on the wire and encoded them again (a%20b=1 signed as a%2520b=1): oauth-1.0a, which runs decodeURIComponent on the values only",
         "Decode query names as well as values (%XX, and + as a space) before encoding them (RFC 5849 §3.4.1.3.1).";
+    ValueCutAtEquals = "value-cut-at-equals", 42,
+        "took a query value only up to a second = in its pair (next=a=b signed as next=a): oauth-1.0a, which splits each pair at every =",
+        "Split each name=value pair at its first = only: the value is everything after it (RFC 5849 §3.4.1.3.1, with application/x-www-form-urlencoded parsing). As a client, percent-encode = in values (%3D).";
     QueryNotSigned = "query-not-signed", 11,
         "left the query parameters out of the signature",
         "Sign the URL's query parameters along with the others (RFC 5849 §3.4.1.3.1).";
@@ -211,7 +214,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..42).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..43).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

@@ -322,10 +322,15 @@ impl<'a> Context<'a> {
         };
         // Names left as on the wire: escaped first, so that the value decoders' escapes leave
         // them alone.
-        let query = if switches.has(Cause::QueryNamesNotDecoded) {
-            wrong::names_undecoded(query)
+        let query = if switches.has(Cause::ValueCutAtEquals) {
+            wrong::cut_at_second_equals(query)
         } else {
             std::borrow::Cow::Borrowed(query)
+        };
+        let query = if switches.has(Cause::QueryNamesNotDecoded) {
+            std::borrow::Cow::Owned(wrong::names_undecoded(&query).into_owned())
+        } else {
+            query
         };
         let (query, body) = (read(&query).into_owned(), read(rfc.body));
         let sources = Sources {

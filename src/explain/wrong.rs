@@ -82,6 +82,28 @@ pub(crate) fn undecoded(text: &[u8]) -> Cow<'_, [u8]> {
     escaped(text, b"%+")
 }
 
+/// A query with each value cut at the second `=` of its pair, as a parser that splits a pair
+/// at every `=` and keeps the first two pieces reads it.
+pub(crate) fn cut_at_second_equals(text: &[u8]) -> Cow<'_, [u8]> {
+    let cut = |pair: &[u8]| pair.splitn(3, |&b| b == b'=').nth(2).is_some();
+    if !text.split(|&b| b == b'&').any(cut) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len());
+    for (i, pair) in text.split(|&b| b == b'&').enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        let mut pieces = pair.splitn(3, |&b| b == b'=');
+        out.extend_from_slice(pieces.next().unwrap_or_default());
+        if let Some(value) = pieces.next() {
+            out.push(b'=');
+            out.extend_from_slice(value);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// What the RFC's decoder must read to leave the names of a query undecoded and decode its
 /// values: every `%` and `+` of a name escaped.
 pub(crate) fn names_undecoded(text: &[u8]) -> Cow<'_, [u8]> {
@@ -134,6 +156,21 @@ mod tests {
             .iter()
             .map(|p| (p.name.to_vec(), p.value.to_vec()))
             .collect()
+    }
+
+    #[test]
+    fn cut_at_second_equals_keeps_what_lies_between_the_first_two() {
+        let b = |s: &str| s.as_bytes().to_vec();
+        assert_eq!(
+            pairs(&cut_at_second_equals(b"next=a=b&q=1&r==x&s")),
+            [
+                (b("next"), b("a")),
+                (b("q"), b("1")),
+                (b("r"), b("")),
+                (b("s"), b(""))
+            ]
+        );
+        assert!(matches!(cut_at_second_equals(b"a=b&c=d"), Cow::Borrowed(_)));
     }
 
     #[test]

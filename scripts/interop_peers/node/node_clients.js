@@ -101,6 +101,8 @@ CASES.push(
   ["oauth-1.0a", "GET", "https://API.Example.com/1/x", null, "explained", ["host-not-lowercased"]],
   // It decodes the query's values, not its names.
   ["oauth-1.0a", "GET", "https://api.example.com/1/x?first%20name=Ann%20Lee", null, "explained", ["query-names-not-decoded"]],
+  // It splits each pair at every "=": a value with one is cut there.
+  ["oauth-1.0a", "GET", "https://api.example.com/1/x?next=a=b&q=1", null, "explained", ["value-cut-at-equals"]],
   ["oauth-1.0a", "GET", "https://api.example.com:443/1/x", null, "explained", ["default-port-kept"]],
   ["oauth", "GET", "https://api.example.com/1/x?a=2&a=1", null, "explained", ["repeated-names-indexed"]],
   ["oauth", "GET", "https://api.example.com/1/x?ids[]=12&ids[]=34", null, "explained", ["repeated-names-indexed"]],
