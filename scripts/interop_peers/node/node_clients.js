@@ -119,10 +119,15 @@ for (const [method, href, json, causes] of [
   ["GET", API + "/locations/v1/merchants?PostalCode=a%2Fb&Country=USA", null, ONCE],
   ["POST", API + "/fraud/v1/cases?x=1", JSON.stringify({ caseId: "A-1", note: "\u00dcn\u00efcode & + /" }), ONCE],
   ["GET", "https://sandbox.api.mastercard.example:443/atms/v1/atm", null, ["default-port-kept", ...ONCE]],
+  // A query with ! * ' ( ) as they are: it puts the query into the parameter string as on the
+  // wire and encodes that once with encodeURIComponent, then replaces only the first * and the
+  // first ! (String.replace without /g): no cause reproduces that.
+  ["GET", API + "/atms/v1/atm?q=~!*'()", null, "unexplained"],
   // A form body, hashed like any other, its parameters unsigned.
   ["POST", API + "/tokens/v1/forms", "a=1&note=two%20words", [...ONCE, "form-body-hashed"]],
 ]) {
-  CASES.push(["mastercard-oauth1-signer", method, href, json, "explained", causes]);
+  if (causes === "unexplained") CASES.push(["mastercard-oauth1-signer", method, href, json, "unexplained", []]);
+  else CASES.push(["mastercard-oauth1-signer", method, href, json, "explained", causes]);
 }
 CLIENTS["mastercard-oauth1-signer"] = (method, href, json) =>
   Mastercard.getAuthorizationHeader(href, method, json, MASTERCARD_KEY, fs.readFileSync(pemPath, "utf8"));
@@ -253,8 +258,9 @@ for (const [client, method, href, body, verdict, causes] of CASES) {
   if (client === "mastercard-oauth1-signer") {
     args.push("--private-key-file", pemPath);
     if (body) args.push("--content-type", body.startsWith("{") ? "application/json" : FORM, "--body", body);
-    // The explicit :443 the signer keeps is its own bug, not what the gateway computes.
-    if (!href.includes(":443/")) checkProfile(method, href, body, header);
+    // The explicit :443 the signer keeps, and its half-encoded ! and *, are its own bugs (its
+    // Python twin signs neither so), not what the gateway computes.
+    if (!href.includes(":443/") && !href.includes("!")) checkProfile(method, href, body, header);
   } else if (body) {
     args.push("--content-type", FORM, "--body", body);
   }
