@@ -7,8 +7,10 @@ Re-stated from:
   url-decoded (`+` is a space); leading spaces of a name dropped, ` ` and `.` before the first
   `[` made `_`; `name[]` appends to an array, `name[key]` sets a key, nested; an unclosed `[`
   at the first level becomes `_` (with ` . [` after it made `_`), deeper the rest is dropped;
-  what follows a `]` other than `[` is ignored; a name or key that is a canonical decimal
-  integer is an integer key; assigning a key again replaces its value in place.
+  what follows a `]` other than `[` is ignored; a name nested more than 64 levels deep
+  (`max_input_nesting_level`) is dropped with what its name held; a name or key that is a
+  canonical decimal integer is an integer key; assigning a key again replaces its value in
+  place.
 - WooCommerce's `WC_REST_Authentication` (includes/class-wc-rest-authentication.php):
   `get_oauth_parameters` merges `array_merge($_GET, $_POST)` (integer keys renumbered) and the
   header's `oauth_*` parameters over them; `check_oauth_signature` removes `oauth_signature`,
@@ -58,6 +60,10 @@ class PhpArray:
         self.set(self.next_index, value)
 
 
+# PHP's max_input_nesting_level by default.
+MAX_NESTING = 64
+
+
 def register(table, name, value):
     """php_register_variable_ex: `name=value` into `table`."""
     var = name.lstrip(" ")
@@ -72,7 +78,12 @@ def register(table, name, value):
     index = base
     pos = cut
     level = 0
+    top = table
     while True:
+        if level + 1 > MAX_NESTING:
+            # Too deep: PHP drops the variable and what its name held.
+            top.items.pop(php_key(base), None)
+            return
         start = pos + 1
         if start < len(var) and var[start] == "]":
             new_index = None

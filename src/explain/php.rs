@@ -121,8 +121,52 @@ impl Array {
         &mut self.entries[at].1.array
     }
 
-    /// Registers `name=value` as PHP does; says whether a value already there was lost.
+    /// Registers `name=value` as PHP does; says whether something sent was lost (a value
+    /// already there, or this one).
     fn register(&mut self, name: &[u8], value: &[u8]) -> bool {
+        let Some(path) = Path::parse(name) else {
+            return false;
+        };
+        let base = Key::of(&path.base);
+        if path.levels > MAX_NESTING {
+            // PHP drops the variable, and what was already held under its name.
+            if let Some(at) = self.position(&base) {
+                self.entries.remove(at);
+            }
+            return true;
+        }
+        let value = Node::value(value);
+        let Some((last, parents)) = path.indices.split_last() else {
+            return self.set(base, value);
+        };
+        let mut dropped = false;
+        let mut table = self.array_at(Some(base), &mut dropped);
+        for index in parents {
+            table = table.array_at(index.as_deref().map(Key::of), &mut dropped);
+        }
+        if let Some(key) = last {
+            table.set(Key::of(key), value) || dropped
+        } else {
+            table.push(value);
+            dropped
+        }
+    }
+}
+
+/// PHP's `max_input_nesting_level` by default: a name nested deeper is dropped.
+const MAX_NESTING: usize = 64;
+
+/// A name as PHP reads it: its base, the array indices after it (`None` for `[]`), and how
+/// many levels of brackets it took to read them.
+struct Path {
+    base: Vec<u8>,
+    indices: Vec<Option<Vec<u8>>>,
+    levels: usize,
+}
+
+impl Path {
+    /// `None` for a name PHP drops (empty, or spaces only, before its first `[`).
+    fn parse(name: &[u8]) -> Option<Path> {
         let start = name.iter().position(|&b| b != b' ').unwrap_or(name.len());
         let var = &name[start..];
         let bracket = var.iter().position(|&b| b == b'[');
@@ -131,56 +175,43 @@ impl Array {
             .map(|&b| if b == b' ' || b == b'.' { b'_' } else { b })
             .collect();
         if base.is_empty() {
-            return false;
+            return None;
         }
-        let value = Node::value(value);
-        let Some(mut ip) = bracket else {
-            return self.set(Key::of(&base), value);
-        };
-        let mut table = self;
-        let mut index: Option<Vec<u8>> = None;
-        let mut first = true;
-        let mut lost = false;
-        loop {
-            ip += 1;
-            let next_index = if var.get(ip) == Some(&b']') {
-                None
-            } else if let Some(off) = var[ip..].iter().position(|&b| b == b']') {
-                let key = var[ip..ip + off].to_vec();
-                ip += off;
-                Some(key)
-            } else {
-                // Not an index: at the first level the rest joins the name, `[`, ` ` and `.`
-                // made `_`; deeper, it is dropped.
-                if first {
-                    base.push(b'_');
-                    base.extend(var[ip..].iter().map(|&b| match b {
-                        b' ' | b'.' | b'[' => b'_',
-                        b => b,
-                    }));
-                    return table.set(Key::of(&base), value) || lost;
+        let mut indices = Vec::new();
+        let mut levels = 0;
+        if let Some(mut ip) = bracket {
+            loop {
+                levels += 1;
+                ip += 1;
+                if var.get(ip) == Some(&b']') {
+                    indices.push(None);
+                } else if let Some(off) = var[ip..].iter().position(|&b| b == b']') {
+                    indices.push(Some(var[ip..ip + off].to_vec()));
+                    ip += off;
+                } else {
+                    // Not an index: at the first level the rest joins the name, `[`, ` ` and
+                    // `.` made `_`; deeper, it is dropped.
+                    if indices.is_empty() {
+                        base.push(b'_');
+                        base.extend(var[ip..].iter().map(|&b| match b {
+                            b' ' | b'.' | b'[' => b'_',
+                            b => b,
+                        }));
+                    }
+                    break;
                 }
-                break;
-            };
-            let key = if first {
-                Some(Key::of(&base))
-            } else {
-                index.take().map(|i| Key::of(&i))
-            };
-            table = table.array_at(key, &mut lost);
-            first = false;
-            index = next_index;
-            ip += 1;
-            if var.get(ip) != Some(&b'[') {
-                break;
+                // Anything after a `]` but another `[` is ignored.
+                ip += 1;
+                if var.get(ip) != Some(&b'[') {
+                    break;
+                }
             }
         }
-        if let Some(key) = index {
-            table.set(Key::of(&key), value) || lost
-        } else {
-            table.push(value);
-            lost
-        }
+        Some(Path {
+            base,
+            indices,
+            levels,
+        })
     }
 }
 
@@ -269,5 +300,27 @@ fn join(name: &[u8], node: &Node, items: &mut Vec<Vec<u8>>) {
                 join(&child_name, child, items);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_query(query: &str) -> String {
+        let mut params = Parameters::new();
+        params
+            .extend_urlencoded(Source::Query, query.as_bytes())
+            .unwrap();
+        String::from_utf8(read(&params).string).unwrap()
+    }
+
+    #[test]
+    fn names_nested_deeper_than_php_reads_are_dropped_without_recursing() {
+        // 64 levels are read; 65 drop the variable, and what its name held before.
+        let deep = |levels: usize| format!("a{}=1", "[]".repeat(levels));
+        assert!(read_query(&deep(64)).starts_with("a%255B0%255D%255B0%255D"));
+        assert_eq!(read_query(&format!("a[]=0&{}", deep(65))), "");
+        assert_eq!(read_query(&format!("{}&b=2", deep(100_000))), "b%3D2");
     }
 }
