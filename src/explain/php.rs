@@ -12,11 +12,13 @@
 //! names and values (an array's keys stay as read), joins each `name=value` (an array item as
 //! `name%5Bkey%5D=value`), percent-encodes each of those once more and joins them with `%26`.
 
+use std::collections::HashMap;
+
 use super::wrong::{self, Rules};
 use crate::params::{Parameters, Source};
 
 /// A key of a PHP array.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 enum Key {
     Int(i64),
     Text(Vec<u8>),
@@ -71,12 +73,14 @@ impl Node {
 #[derive(Default)]
 struct Array {
     entries: Vec<(Key, Node)>,
+    /// Where each key is in `entries`: a name looked up once, not searched for.
+    at: HashMap<Key, usize>,
     next: i64,
 }
 
 impl Array {
     fn position(&self, key: &Key) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
+        self.at.get(key).copied()
     }
 
     /// `$array[$key] = $node`, in place when the key is there; says whether something sent was
@@ -91,6 +95,7 @@ impl Array {
             let same = old.value.is_some() && old.value == self.entries[at].1.value;
             old.holds_something() && !same
         } else {
+            self.at.insert(key.clone(), self.entries.len());
             self.entries.push((key, node));
             false
         }
@@ -132,6 +137,9 @@ impl Array {
             // PHP drops the variable, and what was already held under its name.
             if let Some(at) = self.position(&base) {
                 self.entries.remove(at);
+                self.at = (self.entries.iter().enumerate())
+                    .map(|(i, (k, _))| (k.clone(), i))
+                    .collect();
             }
             return true;
         }
@@ -257,6 +265,7 @@ pub(crate) fn read(params: &Parameters) -> Read {
     for (name, value) in header {
         merged.set(Key::Text(name.to_vec()), Node::value(value));
     }
+    // Sorted for joining only: no key is looked up in it after.
     merged.entries.sort_by_key(|(key, _)| key.text());
     let mut items = Vec::new();
     for (key, node) in &merged.entries {
