@@ -9,6 +9,11 @@
 // docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod capture;
 mod curl;
 mod har;

@@ -6,6 +6,11 @@
 // docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use oauth1_server::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
 use oauth1_signer::{
     BodyHash, Consumer, Error, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Token,
