@@ -114,6 +114,7 @@ fn sign_request<B: AsRef<[u8]>>(
 
 /// What signing changes in a request ([`sign_url`]), for the HTTP client to write back.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Written {
     /// The new `Authorization` header (marked sensitive).
     Header(HeaderValue),

@@ -245,6 +245,11 @@ fn apply<R: sealed::Sealed + ?Sized>(request: &mut R, written: Written) -> Resul
                 .insert(CONTENT_TYPE, HeaderValue::from_static(FORM));
             request.set_body(body);
         }
+        _ => {
+            return Err(SignError::WriteBack {
+                reason: "the core signed for a transport this version cannot write back: update oauth1-reqwest with oauth1-signer".to_owned(),
+            })
+        }
     }
     Ok(())
 }
