@@ -25,7 +25,9 @@ import base64
 import hashlib
 import hmac
 import re
-from urllib.parse import quote, unquote_plus, urlsplit
+from urllib.parse import quote, urlsplit
+
+from rfc5849 import form_pairs
 
 
 def rawurlencode(text):
@@ -119,14 +121,8 @@ def register(table, name, value):
         table.set(php_key(index), value)
 
 
-def pairs(text):
-    """The decoded name and value pairs of a query string or form body, as PHP splits them."""
-    out = []
-    for pair in text.split("&"):
-        if pair:
-            name, _, value = pair.partition("=")
-            out.append((unquote_plus(name), unquote_plus(value)))
-    return out
+# PHP splits a query or form body into pairs as application/x-www-form-urlencoded says.
+pairs = form_pairs
 
 
 def read(decoded_pairs):

@@ -327,12 +327,13 @@ impl<'a> Context<'a> {
         } else {
             std::borrow::Cow::Borrowed(query)
         };
+        let cut = query;
         let query = if switches.has(Cause::QueryNamesNotDecoded) {
-            std::borrow::Cow::Owned(wrong::names_undecoded(&query).into_owned())
+            wrong::names_undecoded(&cut)
         } else {
-            query
+            std::borrow::Cow::Borrowed(&*cut)
         };
-        let (query, body) = (read(&query).into_owned(), read(rfc.body));
+        let (query, body) = (read(&query), read(rfc.body));
         let sources = Sources {
             query: &query,
             body: &body,

@@ -2,7 +2,7 @@
 //! of the secrets, and a PLAINTEXT signature (which is the key itself) hidden.
 
 use oauth1_signer::encode::encode;
-use oauth1_signer::{SignatureMethod, Signed, Signer};
+use oauth1_signer::{SignatureMethod, Signed, Signer, Transport};
 
 /// What a PLAINTEXT signature is shown as.
 pub const HIDDEN_SIGNATURE: &str = "<not shown: a PLAINTEXT signature is the key itself>";
@@ -40,6 +40,32 @@ pub fn urlencoded_shown(signed: &Signed) -> String {
         &sent,
         &format!("oauth_signature={}", encode(HIDDEN_SIGNATURE.as_bytes())),
     )
+}
+
+/// What carries `signed`'s protocol parameters in the query or form-body transport: the URL
+/// as written (its fragment dropped) or the body, with [`urlencoded_shown`] appended after
+/// `?` or `&`; `None` for the header, which [`shown`] gives.
+#[must_use]
+pub fn sent_shown(signed: &Signed, url: &str, body: &[u8], transport: Transport) -> Option<String> {
+    let params = urlencoded_shown(signed);
+    match transport {
+        Transport::Query => {
+            let url = url.trim();
+            let url = url.split_once('#').map_or(url, |(before, _)| before);
+            let joiner = match url.split_once('?') {
+                None => "?",
+                Some((_, "")) => "",
+                Some(_) => "&",
+            };
+            Some(format!("{url}{joiner}{params}"))
+        }
+        Transport::FormBody => {
+            let body = String::from_utf8_lossy(body);
+            let joiner = if body.is_empty() { "" } else { "&" };
+            Some(format!("{body}{joiner}{params}"))
+        }
+        _ => None,
+    }
 }
 
 /// The normalized parameter string `signed`'s base string carries, decoded once: the RFC's

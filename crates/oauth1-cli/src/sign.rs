@@ -1,7 +1,7 @@
 //! `oauth1 sign`: a request from the flags, signed, every stage shown on request; and
 //! `oauth1 sign --jsonl`, request cases in, results out.
 
-use oauth1_capture::{key_shape, shown, signed_parameter_string, Capture, Protocol};
+use oauth1_capture::{key_shape, sent_shown, shown, signed_parameter_string, Capture, Protocol};
 use oauth1_cases::answer;
 use oauth1_signer::profile::Profile;
 use oauth1_signer::{Error, Nonce, PrivateKey, Request, Signed, Signer, Timestamp, Transport};
@@ -173,33 +173,24 @@ impl FromFlags {
     /// The lines that say how the signed request is sent: the `Authorization` header, or the
     /// URL or the form body carrying the protocol parameters; a PLAINTEXT signature hidden.
     fn sent(&self, done: &Signed) -> Result<String, String> {
-        let (_, authorization) = shown(done);
-        let params = oauth1_capture::urlencoded_shown(done);
-        Ok(match self.transport {
-            Transport::Query => {
-                let url = self.capture.url.trim();
-                let url = url.split_once('#').map_or(url, |(before, _)| before);
-                let joiner = match url.split_once('?') {
-                    None => "?",
-                    Some((_, "")) => "",
-                    Some(_) => "&",
-                };
-                format!("url:           {url}{joiner}{params}")
-            }
-            Transport::FormBody => {
-                let request = self.request().map_err(|e| e.to_string())?;
-                if !request.body().is_empty() && !request.has_form_body() {
-                    return Err(format!(
-                        "--transport body needs a form body (Content-Type application/x-www-form-urlencoded), not {:?}: send the protocol parameters in the header or the query",
-                        request.content_type()
-                    ));
-                }
-                let body = String::from_utf8_lossy(request.body());
-                let joiner = if body.is_empty() { "" } else { "&" };
-                format!("body:          {body}{joiner}{params}")
-            }
-            _ => format!("authorization: {authorization}"),
-        })
+        let request = self.request().map_err(|e| e.to_string())?;
+        if self.transport == Transport::FormBody
+            && !request.body().is_empty()
+            && !request.has_form_body()
+        {
+            return Err(format!(
+                "--transport body needs a form body (Content-Type application/x-www-form-urlencoded), not {:?}: send the protocol parameters in the header or the query",
+                request.content_type()
+            ));
+        }
+        let label = match self.transport {
+            Transport::Query => "url:",
+            Transport::FormBody => "body:",
+            _ => return Ok(format!("authorization: {}", shown(done).1)),
+        };
+        let sent =
+            sent_shown(done, &self.capture.url, request.body(), self.transport).unwrap_or_default();
+        Ok(format!("{label:<15}{sent}"))
     }
 }
 

@@ -81,26 +81,12 @@ pub(crate) fn with_transport(
 ) -> Stages {
     use oauth1_signer::Transport;
     stages.normalized = oauth1_capture::signed_parameter_string(done);
-    let params = oauth1_capture::urlencoded_shown(done);
-    match transport {
-        Transport::Query => {
-            let url = capture.url.trim();
-            let url = url.split_once('#').map_or(url, |(before, _)| before);
-            let joiner = match url.split_once('?') {
-                None => "?",
-                Some((_, "")) => "",
-                Some(_) => "&",
-            };
-            stages.sent_label = "signed URL";
-            stages.sent = format!("{url}{joiner}{params}");
-        }
-        Transport::FormBody => {
-            let body = String::from_utf8_lossy(&capture.body);
-            let joiner = if body.is_empty() { "" } else { "&" };
-            stages.sent_label = "signed body";
-            stages.sent = format!("{body}{joiner}{params}");
-        }
-        _ => {}
-    }
+    stages.sent_label = match transport {
+        Transport::Query => "signed URL",
+        Transport::FormBody => "signed body",
+        _ => "",
+    };
+    stages.sent = oauth1_capture::sent_shown(done, &capture.url, &capture.body, transport)
+        .unwrap_or_default();
     stages
 }

@@ -195,10 +195,10 @@ function check(client, method, href, header, args, verdict, causes, secret = CS)
   }
 }
 
-/** The WooCommerce client against a loopback server of this script's, which keeps each URL as
- * it arrived; the requests as received are explained, their protocol parameters in the query. */
-async function woocommerce() {
-  const WC_SECRET = "cs_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d";
+const WC_SECRET = "cs_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d";
+
+/** A loopback shop that answers {} and keeps each request's URL as it arrived. */
+async function loopbackShop() {
   const received = [];
   const server = http.createServer((request, response) => {
     received.push(request.url);
@@ -206,7 +206,13 @@ async function woocommerce() {
     response.end("{}");
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { server, origin: `http://127.0.0.1:${server.address().port}`, received };
+}
+
+/** The WooCommerce client against a loopback server of this script's, which keeps each URL as
+ * it arrived; the requests as received are explained, their protocol parameters in the query. */
+async function woocommerce() {
+  const { server, origin, received } = await loopbackShop();
   const api = new WooCommerceRestApi({ url: origin, consumerKey: "ck_4f1a2b3c", consumerSecret: WC_SECRET, version: "wc/v3" });
   const twice = ["duplicates-collapsed", "parsed-as-php"];
   const cases = [
@@ -273,15 +279,7 @@ for (const [client, method, href, body, verdict, causes] of CASES) {
  * query's among them) to request's `qs`, which appends them to the query it already has. */
 async function woocommerceLegacy(cases) {
   const WooCommerceAPI = require("woocommerce-api");
-  const WC_SECRET = "cs_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d";
-  const received = [];
-  const server = http.createServer((request, response) => {
-    received.push(request.url);
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end("{}");
-  });
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  const { server, origin, received } = await loopbackShop();
   const api = new WooCommerceAPI({ url: origin, consumerKey: "ck_4f1a2b3c", consumerSecret: WC_SECRET, wpAPI: true, version: "wc/v3" });
   for (const [endpoint, verdict, causes] of cases) {
     received.length = 0;
