@@ -391,6 +391,24 @@ impl BaseString {
         }
     }
 
+    /// Assembles a base string from its three parts, each encoded already some other way, as
+    /// the diagnosis does to reproduce an encoder that is not RFC 5849's.
+    pub(crate) fn assemble_encoded(method: &[u8], uri: &[u8], params: &[u8]) -> Self {
+        let mut bytes = Vec::with_capacity(method.len() + uri.len() + params.len() + 2);
+        bytes.extend_from_slice(method);
+        let method_end = bytes.len();
+        bytes.push(b'&');
+        bytes.extend_from_slice(uri);
+        let uri_end = bytes.len();
+        bytes.push(b'&');
+        bytes.extend_from_slice(params);
+        BaseString {
+            text: into_text(bytes),
+            method_end,
+            uri_end,
+        }
+    }
+
     /// The base string as text.
     #[must_use]
     pub fn as_str(&self) -> &str {

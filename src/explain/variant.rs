@@ -62,6 +62,14 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
     &[Cause::DefaultPortKept, Cause::PortDropped],
     &[Cause::KeyMissingAmpersand, Cause::KeyTokenSecretMissing],
     &[Cause::ReservedUnencoded, Cause::SlashUnencoded],
+    &[Cause::QueryAsSentEncodedOnce, Cause::QueryNotDecoded],
+    &[Cause::QueryAsSentEncodedOnce, Cause::PlusNotDecoded],
+    &[Cause::QueryAsSentEncodedOnce, Cause::QueryNamesNotDecoded],
+    &[
+        Cause::QueryAsSentEncodedOnce,
+        Cause::ParamStringNotReencoded,
+    ],
+    &[Cause::QueryAsSentEncodedOnce, Cause::SlashUnencoded],
 ];
 
 /// The causes that change how the parameter string and the base string are put together.
@@ -78,6 +86,7 @@ const ASSEMBLY: &[Cause] = &[
     Cause::NotSorted,
     Cause::ParamStringNotReencoded,
     Cause::ProtocolValuesEncodedOnce,
+    Cause::QueryAsSentEncodedOnce,
     Cause::MethodNotUppercased,
     Cause::ParsedAsPhp,
 ];
@@ -240,6 +249,13 @@ impl<'a> Context<'a> {
             ));
         }
         let normalized = parameter_string(&params, switches);
+        if switches.has(Cause::QueryAsSentEncodedOnce) {
+            return Ok(encoded_once_by_javascript(
+                &method,
+                uri.as_str(),
+                &normalized,
+            ));
+        }
         if switches.has(Cause::SlashUnencoded) && !switches.has(Cause::ParamStringNotReencoded) {
             // The second encoding written as `%` to `%25` after Python's quote: `/` stays.
             let mut outer = Vec::with_capacity(normalized.len() * 3 / 2);
@@ -333,7 +349,12 @@ impl<'a> Context<'a> {
         } else {
             std::borrow::Cow::Borrowed(&*cut)
         };
-        let (query, body) = (read(&query), read(rfc.body));
+        let query = if switches.has(Cause::QueryAsSentEncodedOnce) {
+            wrong::undecoded(&query)
+        } else {
+            read(&query)
+        };
+        let body = read(rfc.body);
         let sources = Sources {
             query: &query,
             body: &body,
@@ -531,14 +552,21 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
     };
     let latin1 = switches.has(Cause::Latin1NotUtf8);
     let protocol_raw = switches.has(Cause::ProtocolValuesEncodedOnce);
+    let query_as_sent = switches.has(Cause::QueryAsSentEncodedOnce);
     let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params
         .iter()
         .map(|p| {
             let mut encoded = Vec::new();
-            encode_text(p.name, rules, latin1, &mut encoded);
+            // The query as sent: its names and values are the bytes on the wire already.
+            let as_sent = query_as_sent && p.source == Source::Query;
+            if as_sent {
+                encoded.extend_from_slice(p.name);
+            } else {
+                encode_text(p.name, rules, latin1, &mut encoded);
+            }
             let name_len = encoded.len();
             encoded.push(b'=');
-            if protocol_raw && p.source == Source::Protocol {
+            if (protocol_raw && p.source == Source::Protocol) || as_sent {
                 encoded.extend_from_slice(p.value);
             } else {
                 encode_text(p.value, rules, latin1, &mut encoded);
@@ -600,5 +628,39 @@ fn encode_text(bytes: &[u8], rules: Rules, latin1: bool, out: &mut Vec<u8>) {
             wrong::encode_by(&transcoded, rules, out);
         }
         _ => wrong::encode_by(bytes, rules, out),
+    }
+}
+
+/// The base string of [`Cause::QueryAsSentEncodedOnce`]: the URI and the parameter string
+/// encoded as JavaScript's `encodeURIComponent` does (`! * ' ( )` left alone), then
+/// `replace('*', '%2A')` on the parameter part and `replace(/!/, '%21')` on the whole, each of
+/// which replaces the first occurrence only.
+fn encoded_once_by_javascript(method: &str, uri: &str, normalized: &[u8]) -> BaseString {
+    let javascript = Rules {
+        sub_delims_literal: true,
+        ..Rules::RFC
+    };
+    let mut method_part = Vec::new();
+    wrong::encode_by(method.as_bytes(), Rules::RFC, &mut method_part);
+    let mut uri_part = Vec::new();
+    wrong::encode_by(uri.as_bytes(), javascript, &mut uri_part);
+    let mut params_part = Vec::new();
+    wrong::encode_by(normalized, javascript, &mut params_part);
+    replace_first(&mut params_part, b'*', b"%2A");
+    // The first ! of the base string, in whichever part it is.
+    let _ = replace_first(&mut method_part, b'!', b"%21")
+        || replace_first(&mut uri_part, b'!', b"%21")
+        || replace_first(&mut params_part, b'!', b"%21");
+    BaseString::assemble_encoded(&method_part, &uri_part, &params_part)
+}
+
+/// Replaces the first `byte` of `text` by `with`; whether there was one.
+fn replace_first(text: &mut Vec<u8>, byte: u8, with: &[u8]) -> bool {
+    match text.iter().position(|&b| b == byte) {
+        Some(at) => {
+            text.splice(at..=at, with.iter().copied());
+            true
+        }
+        None => false,
     }
 }
