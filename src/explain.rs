@@ -3,7 +3,9 @@
 //!
 //! Every [`Cause`] is one switch on one stage of this crate's signing pipeline (a deliberately
 //! wrong encoder, sort, URI rule, key, ...). [`Explainer::explain`] computes the reference,
-//! then tries every cause alone and every pair of causes, and answers [`Verdict::Match`],
+//! then tries every cause alone, every pair of causes and, last, the request without each of
+//! its query and form-body parameters in turn ([`Cause::ParameterNotSigned`]), and answers
+//! [`Verdict::Match`],
 //! [`Verdict::Explained`] with the causes that reproduce the observed value, or
 //! [`Verdict::Unexplained`]. When a base string was observed, [`compare`] says where it first
 //! differs from the reference, part by part.
@@ -172,6 +174,7 @@ pub struct Explanation {
     observed_what: &'static str,
     base_strings_agree: bool,
     pair: bool,
+    unsigned: Option<String>,
 }
 
 impl Explanation {
@@ -193,6 +196,13 @@ impl Explanation {
     #[must_use]
     pub fn is_pair(&self) -> bool {
         self.pair
+    }
+
+    /// For [`Cause::ParameterNotSigned`], the name of the parameter the other side sent without
+    /// signing it (decoded; not valid UTF-8 written with U+FFFD).
+    #[must_use]
+    pub fn unsigned_parameter(&self) -> Option<&str> {
+        self.unsigned.as_deref()
     }
 
     /// The reference base string (RFC 5849).
@@ -231,6 +241,15 @@ impl Explanation {
                     b.what(),
                     a.fix(),
                     b.fix()
+                )
+            }
+            Verdict::Explained if self.unsigned.is_some() => {
+                let cause = Cause::ParameterNotSigned;
+                format!(
+                    "The request carries {}, which the other side did not sign: it {} ({cause}). To fix: {}",
+                    self.unsigned.as_deref().unwrap_or_default(),
+                    cause.what(),
+                    cause.fix()
                 )
             }
             Verdict::Explained => {
@@ -339,7 +358,8 @@ impl<'a> Explainer<'a> {
     /// The base string and signature the other side produces when it makes the mistakes
     /// `causes` all at once (a cause that does not apply to this request changes nothing).
     /// The signature is `None` for the RSA methods, whose signatures are checked, not
-    /// recomputed.
+    /// recomputed. [`Cause::ParameterNotSigned`] changes nothing here: which parameter was
+    /// left unsigned is what [`Explainer::explain`] finds.
     ///
     /// # Errors
     ///
@@ -389,6 +409,7 @@ impl<'a> Explainer<'a> {
             observed_what: observed.what(),
             base_strings_agree: false,
             pair: false,
+            unsigned: None,
         };
         if search.reproduces(&reference) {
             explanation.verdict = Verdict::Match;
@@ -422,6 +443,11 @@ impl<'a> Explainer<'a> {
             explanation.causes = vec![a, b];
             explanation.reproduced = Some(base);
             explanation.pair = true;
+        } else if let Some((name, base)) = search.unsigned_parameter()? {
+            explanation.verdict = Verdict::Explained;
+            explanation.causes = vec![Cause::ParameterNotSigned];
+            explanation.reproduced = Some(base);
+            explanation.unsigned = Some(name);
         }
         if explanation.difference.is_none() {
             if let Some(reproduced) = &explanation.reproduced {
@@ -509,6 +535,9 @@ pub fn find_base_string(response: &str) -> Option<String> {
     best.map(|(_, candidate)| candidate)
 }
 
+/// How many parameters [`Cause::ParameterNotSigned`] tries leaving out, one at a time.
+const UNSIGNED_TRIED: usize = 256;
+
 /// The comparisons of one explanation.
 struct Search<'c, 'o> {
     context: &'c Context<'c>,
@@ -582,6 +611,21 @@ impl<'c, 'o> Search<'c, 'o> {
     #[allow(clippy::unused_self)] // the same signature as with the feature
     fn rsa_reproduces(&self, _: &BaseString) -> bool {
         false
+    }
+
+    /// The first query or form-body parameter whose absence from the reference reproduces the
+    /// observed value ([`Cause::ParameterNotSigned`]), with the base string: tried last, one
+    /// pass per parameter (at most [`UNSIGNED_TRIED`]).
+    fn unsigned_parameter(&self) -> Result<Option<(String, BaseString)>, Error> {
+        let names = self.context.parameter_names()?;
+        for (index, name) in names.iter().enumerate().take(UNSIGNED_TRIED) {
+            let attempt = self.attempt(Switches::unsigned(index))?;
+            if self.reproduces(&attempt) {
+                let name = String::from_utf8_lossy(name).into_owned();
+                return Ok(Some((name, attempt.base_string)));
+            }
+        }
+        Ok(None)
     }
 
     /// The most likely pair of effective causes that reproduces the observed value and that

@@ -22,18 +22,37 @@ use crate::sign::{self, Signature, SignatureMethod, SigningKey};
 
 /// A set of causes, switched on together in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Switches(u64);
+pub(crate) struct Switches {
+    bits: u64,
+    /// For [`Cause::ParameterNotSigned`]: which query or form-body parameter, counted in the
+    /// order collected, the other side left out.
+    unsigned: Option<usize>,
+}
 
 impl Switches {
     /// The reference: every switch off.
-    pub(crate) const NONE: Switches = Switches(0);
+    pub(crate) const NONE: Switches = Switches {
+        bits: 0,
+        unsigned: None,
+    };
 
     pub(crate) fn of(causes: &[Cause]) -> Switches {
-        Switches(causes.iter().fold(0, |bits, &c| bits | bit(c)))
+        Switches {
+            bits: causes.iter().fold(0, |bits, &c| bits | bit(c)),
+            unsigned: None,
+        }
+    }
+
+    /// [`Cause::ParameterNotSigned`] for the query or form-body parameter at `index`.
+    pub(crate) fn unsigned(index: usize) -> Switches {
+        Switches {
+            unsigned: Some(index),
+            ..Switches::of(&[Cause::ParameterNotSigned])
+        }
     }
 
     pub(crate) fn has(self, cause: Cause) -> bool {
-        self.0 & bit(cause) != 0
+        self.bits & bit(cause) != 0
     }
 
     fn any(self, causes: &[Cause]) -> bool {
@@ -216,6 +235,17 @@ impl<'a> Context<'a> {
         ))
     }
 
+    /// The names of the query and form-body parameters as the reference collects them: those
+    /// [`Switches::unsigned`] counts, in that order.
+    pub(crate) fn parameter_names(&self) -> Result<Vec<Vec<u8>>, Error> {
+        let params = self.parameters(Switches::NONE)?;
+        Ok(params
+            .iter()
+            .filter(|p| p.source != Source::Protocol)
+            .map(|p| p.name.to_vec())
+            .collect())
+    }
+
     /// The first name whose earlier values PHP's reading of this request drops, if any.
     pub(crate) fn php_lost(&self) -> Result<Option<Vec<u8>>, Error> {
         let params = self.parameters(Switches::of(&[Cause::ParsedAsPhp]))?;
@@ -360,7 +390,23 @@ impl<'a> Context<'a> {
             body: &body,
             form,
         };
-        let mut params = collection::collect_all(sources, &protocol)?;
+        let params = collection::collect_all(sources, &protocol)?;
+        Ok(self.reshaped(params, switches))
+    }
+
+    /// What the collected parameters become: one left out ([`Cause::ParameterNotSigned`]), the
+    /// realm added, empty values dropped, names renamed, duplicates collapsed.
+    fn reshaped(&self, mut params: Parameters, switches: Switches) -> Parameters {
+        if let (true, Some(index)) = (switches.has(Cause::ParameterNotSigned), switches.unsigned) {
+            let mut at = 0;
+            params.retain(|p| {
+                if p.source == Source::Protocol {
+                    return true;
+                }
+                at += 1;
+                at - 1 != index
+            });
+        }
         if switches.has(Cause::RealmSigned) {
             if let Some(realm) = self.signer.realm() {
                 params.push(Source::Protocol, b"realm", realm.as_str().as_bytes());
@@ -383,7 +429,7 @@ impl<'a> Context<'a> {
                 last[at - 1]
             });
         }
-        Ok(params)
+        params
     }
 
     /// The base string URI with `switches` on.

@@ -58,6 +58,14 @@ fn every_explain_fixture_gets_its_verdict_and_causes() {
                 expected.causes
             ));
         }
+        if explanation.unsigned_parameter() != expected.unsigned_parameter.as_deref() {
+            failures.push(format!(
+                "{}: unsigned parameter {:?}, expected {:?}",
+                case.name,
+                explanation.unsigned_parameter(),
+                expected.unsigned_parameter
+            ));
+        }
         if Some(explanation.reference_base_string().as_str())
             != expected.reference_base_string.as_deref()
         {

@@ -1,5 +1,5 @@
 // The page in a real browser (Debian's Chromium, driven by playwright-core): real captures
-// from fixtures/captures and the 108 explain fixtures as curl commands pasted in, each answered
+// from fixtures/captures and the 110 explain fixtures as curl commands pasted in, each answered
 // as the `oauth1` command line answers the same input; the Sign and Verify tabs; no request
 // leaving the page after load; the keyboard reaching every control; and screenshots at desktop
 // and phone widths. Run by `scripts/web test`, which builds web/dist and the command line first
@@ -111,7 +111,7 @@ test("every explain fixture whose client signature is known, pasted as a curl co
     assert.equal(shown.reference, expected.answers[0].reference_base_string, line.name);
     for (const cause of expected.answers[0].causes) causes.add(cause);
   }
-  assert.equal(cases.length, 108);
+  assert.equal(cases.length, 110);
   // Every cause of the vocabulary (docs/mismatch-causes.md) is named for at least one of them.
   const vocabulary = readFileSync(join(root, "docs", "mismatch-causes.md"), "utf8").match(/^\| `[a-z0-9-]+` \|/gm);
   assert.equal(causes.size, vocabulary.length);

@@ -126,6 +126,10 @@ pub struct Expected {
     /// Explain lines: the RFC 5849 base string of the request.
     #[serde(default)]
     pub reference_base_string: Option<String>,
+    /// Explain lines explained by `parameter-not-signed`: the name of the parameter sent
+    /// unsigned.
+    #[serde(default)]
+    pub unsigned_parameter: Option<String>,
 }
 
 /// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.

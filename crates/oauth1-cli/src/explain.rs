@@ -81,6 +81,8 @@ struct AnswerLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     causes: Option<Vec<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    unsigned_parameter: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reference_base_string: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<String>,
@@ -127,6 +129,7 @@ fn answer(line: &str) -> String {
         name,
         verdict: None,
         causes: None,
+        unsigned_parameter: None,
         reference_base_string: None,
         detail: None,
         profile: None,
@@ -163,6 +166,7 @@ fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLi
         name,
         verdict: Some(explanation.verdict().as_str()),
         causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
+        unsigned_parameter: explanation.unsigned_parameter().map(str::to_owned),
         reference_base_string: Some(explanation.reference_base_string().to_string()),
         detail: Some(explanation.detail()),
         profile: None,
@@ -299,6 +303,14 @@ fn report_text(
             if i == 0 || explanation.is_pair() {
                 writeln!(&mut out, "{:<11} {}", "fix:", cause.fix())?;
             }
+        }
+        if let Some(name) = explanation.unsigned_parameter() {
+            writeln!(
+                &mut out,
+                "{:<11} {}",
+                "unsigned:",
+                crate::terminal::value(name)
+            )?;
         }
     }
     if explanation.verdict() != Verdict::Explained {

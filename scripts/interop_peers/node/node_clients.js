@@ -297,16 +297,19 @@ async function woocommerceLegacy(cases) {
 // Over http its requests are signed as RFC 5849 says, the query as it rewrote it: a plain query
 // matches. A name with brackets goes wrong after signing: request's qs reads `include[]` as an
 // array and writes it back as `include[0]`, beside the `include[]` authorize() returned, so the
-// request sent carries a parameter never signed, and no mistake of the vocabulary, alone or
-// with another, reproduces its signature (WooCommerce, reading include[0] and include[1],
-// refuses it too).
+// request sent carries a parameter never signed: parameter-not-signed (WooCommerce, reading
+// include[0] and include[1], refuses it too).
 const LEGACY = [
   ["products", "match", []],
   ["products?per_page=5&page=2", "match", []],
   ["products?search=a%2Fb%20c&sku=~x", "match", []],
   ["products?tag=1&tag=2", "match", []],
   ["orders?status=processing", "match", []],
-  ["products?include[]=12&include[]=34", "unexplained", []],
+  ["products?include[]=12&include[]=34", "explained", ["parameter-not-signed"]],
+  // qs writes `filter[sku]` back as it was, so the request carries it twice, signed once: as
+  // a repeated name read once, which the likelier causes reproduce first.
+  ["products?per_page=5&filter[sku]=a1", "explained", ["duplicates-collapsed", "parsed-as-php"]],
+  ["products?per_page=5&ids[]=7", "explained", ["parameter-not-signed"]],
 ];
 
 Promise.all([woocommerce(), woocommerceLegacy(LEGACY)]).then(([sent, legacy]) => {
