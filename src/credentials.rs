@@ -198,6 +198,8 @@ impl Timestamp {
     /// # Errors
     ///
     /// [`Error::ClockBeforeEpoch`] if the clock reads a time before 1970; there is no fallback.
+    /// [`Error::ClockUnavailable`] on `wasm32-unknown-unknown` without the `js` feature, where
+    /// there is no clock to read.
     pub fn now() -> Result<Self, Error> {
         #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
         {
@@ -209,7 +211,7 @@ impl Timestamp {
         }
         // In a browser (or another JavaScript host), whose clock `std` cannot read: `Date.now()`,
         // milliseconds since 1970 as a float (NaN or negative for a clock it cannot tell).
-        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
         {
             let millis = js_sys::Date::now();
             if millis >= 0.0 {
@@ -219,6 +221,10 @@ impl Timestamp {
             } else {
                 Err(Error::ClockBeforeEpoch)
             }
+        }
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown", not(feature = "js")))]
+        {
+            Err(Error::ClockUnavailable)
         }
     }
 

@@ -123,6 +123,9 @@ pub enum Error {
     /// The system clock reads a time before 1970.
     #[non_exhaustive]
     ClockBeforeEpoch,
+    /// There is no clock to read: `wasm32-unknown-unknown` without the `js` feature.
+    #[non_exhaustive]
+    ClockUnavailable,
     /// The operating system's random number generator failed.
     #[non_exhaustive]
     Random {
@@ -214,6 +217,9 @@ impl fmt::Display for Error {
             Error::ClockBeforeEpoch => {
                 f.write_str("the system clock reads a time before 1970: set the clock")
             }
+            Error::ClockUnavailable => f.write_str(
+                "this target has no clock to read (wasm32-unknown-unknown): in a browser or Node.js, turn on oauth1-signer's `js` feature; elsewhere, give the timestamp with Timestamp::new",
+            ),
             Error::Random { source } => write!(
                 f,
                 "the operating system's random number generator failed: {source}"

@@ -106,6 +106,10 @@
 //! - `http`: the module `http`, whose `sign` signs an `http::Request` in place, in the
 //!   header, the query or the form body.
 //! - `serde`: credentials that serialize and deserialize (the module `persist`).
+//! - `js`: on `wasm32-unknown-unknown` in a browser or Node.js, nonces from
+//!   `crypto.getRandomValues` and [`Timestamp::now`] from `Date.now()`. Without it, that
+//!   target's application chooses getrandom's backend, and [`Timestamp::now`] answers
+//!   [`Error::ClockUnavailable`].
 //!
 //! Beside this crate, one package per audience: `oauth1-server` verifies requests and issues
 //! tokens (the verifier, its stores in memory or Redis, the provider, a `tower` layer for
