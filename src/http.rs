@@ -291,7 +291,7 @@ fn sent_request<'a>(
     let request = Request::new(method, url)?.with_body(content_type, body);
     // The text is sent as it is: its path must be the one signed, which the URL parser
     // wrote (a `{` or `é` sent unencoded would be signed encoded).
-    crate::target::check_received(crate::target::path_of(url), request.url().path())
+    crate::path::check_received(crate::path::path_of(url), request.url().path())
         .map_err(|problem| Error::AmbiguousPath { problem })?;
     if transport == Transport::FormBody && !request.has_form_body() {
         return Err(SignError::FormTransportWithoutForm {

@@ -13,11 +13,11 @@
 //!    or [`parts`], a [`RequestParts`] built from decoded query and form parameters, signed as
 //!    they are.
 //!
-//! Around it: [`received`], a received request's parameters collected as a server must,
-//! [`target`], the rules a request's method and URL follow so that the path signed is the path
-//! routed, [`flow`], the client side of the three-legged flow, and [`explain`], which names
-//! the mistake behind another side's mismatched signature or base string (an
-//! [`Explainer`](explain::Explainer) tries every known cause alone and in pairs).
+//! Around it: [`flow`], the client side of the three-legged flow; [`profile`], signing as a
+//! provider's server computes where it departs from the RFC; [`explain`], which names the
+//! mistake behind another side's mismatched signature or base string (an
+//! [`Explainer`](explain::Explainer) tries every known cause alone and in pairs); and
+//! [`server`], what a verifier is built from, which a client never needs.
 //!
 //! # Signing a request
 //!
@@ -97,7 +97,7 @@
 //!
 //! The server side is the package `oauth1-server`: a verifier with its policy, credential and
 //! nonce stores (in memory or Redis), the provider that issues tokens, and a `tower` layer for
-//! `axum` and `hyper`. It collects a received request's parameters with [`received::collect`]
+//! `axum` and `hyper`. It collects a received request's parameters with [`server::collect`]
 //! and rebuilds the base string with this crate's own code.
 //!
 //! # Features
@@ -135,7 +135,7 @@ pub mod encode;
 mod error;
 pub mod explain;
 pub mod flow;
-pub mod grammar;
+mod grammar;
 pub mod header;
 #[cfg(feature = "http")]
 pub mod http;
@@ -146,17 +146,19 @@ mod path;
 #[cfg(feature = "serde")]
 pub mod persist;
 pub mod profile;
-pub mod received;
+mod received;
 pub mod request;
 mod secret;
+pub mod server;
 pub mod sign;
-pub mod target;
+mod target;
 mod transport;
 
 pub use credentials::{BodyHash, Consumer, Nonce, Timestamp, Token, Version};
 pub use error::Error;
 pub use header::Realm;
 pub use parts::RequestParts;
+pub use path::AmbiguousPath;
 pub use request::{Request, Signed, Signer};
 pub use secret::{Secret, SecretId};
 #[cfg(feature = "rsa")]

@@ -1,5 +1,5 @@
 //! The one rule for a request path: a received path is taken only in the exact form a URL
-//! parser writes it (see [`target`](crate::target), which hands these on). Below the errors of
+//! parser writes it (see [`server`](crate::server), which hands these on). Below the errors of
 //! building a request, which name an [`AmbiguousPath`].
 
 use std::borrow::Cow;
@@ -66,7 +66,7 @@ fn is_dot_segment(segment: &str) -> bool {
 /// (`public`, what is signed) ends with exactly it: the verifier's rule.
 ///
 /// ```
-/// use oauth1_signer::target::{check_received, AmbiguousPath};
+/// use oauth1_signer::{server::check_received, AmbiguousPath};
 ///
 /// assert!(check_received("/a", "/api/a").is_ok());
 /// assert!(matches!(
@@ -116,7 +116,7 @@ pub fn parsed_path(path: &str) -> String {
 }
 
 /// A request path in a form that a URL parser rewrites and a router does not, so that the
-/// path signed and the path routed could differ (see the [`target`](crate::target) module).
+/// path signed and the path routed could differ (see the [`server`](crate::server) module).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AmbiguousPath {

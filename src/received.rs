@@ -4,18 +4,7 @@
 //! anything is decoded or allocated, so that a request with a hundred thousand of them is
 //! refused at the cost of reading it once.
 //!
-//! ```
-//! use oauth1_signer::header::Limits;
-//! use oauth1_signer::{received, Request};
-//!
-//! let request = Request::new("GET", "https://photos.example.net/photos?size=original")?;
-//! let header = r#"OAuth realm="Photos", oauth_consumer_key="dpf43f3p2l4k3l03""#;
-//! let (params, realm) = received::collect(&request, Some(header), &Limits::default())?;
-//! let names: Vec<&[u8]> = params.iter().map(|p| p.name).collect();
-//! assert_eq!(names, [&b"size"[..], b"oauth_consumer_key"]);
-//! assert_eq!(realm.as_deref(), Some("Photos"));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Public as [`server::collect`](crate::server::collect), with its example.
 
 use std::fmt;
 

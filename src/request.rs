@@ -51,7 +51,7 @@ impl<'a> Request<'a> {
     /// space, `{`, `é`, …) is signed encoded, as the URL parser writes it and as reqwest sends
     /// it; a path with a dot segment (`/b/../a`, `/b/%2e%2e/a`) or a backslash is refused,
     /// since some clients resolve those before sending and others do not (see
-    /// [`target`](crate::target)): write the path the server routes.
+    /// [`server`](crate::server)): write the path the server routes.
     ///
     /// ```
     /// use oauth1_signer::Request;

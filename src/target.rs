@@ -29,7 +29,7 @@ use crate::error::Error;
 use crate::grammar::is_tchar;
 use crate::path::after_slashes;
 pub(crate) use crate::path::check_segments;
-pub use crate::path::{check_received, parsed_path, path_of, AmbiguousPath};
+pub(crate) use crate::path::path_of;
 use std::borrow::Cow;
 
 /// The `Content-Type` whose body's parameters are signed.

@@ -51,7 +51,7 @@ impl Capture {
     #[must_use]
     pub fn has_form_body(&self) -> bool {
         self.header("content-type")
-            .is_some_and(oauth1_signer::target::is_form)
+            .is_some_and(oauth1_signer::server::is_form)
     }
 
     /// The `Authorization` header if it is an OAuth one.

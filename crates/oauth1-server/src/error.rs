@@ -39,7 +39,7 @@ pub enum Reason {
     MalformedRequest,
     /// The request's path has a form that a URL parser rewrites and a router does not, so
     /// that the path signed and the path routed could differ
-    /// ([`AmbiguousPath`](oauth1_signer::target::AmbiguousPath)).
+    /// ([`AmbiguousPath`](oauth1_signer::AmbiguousPath)).
     AmbiguousPath,
     /// A required protocol parameter is absent.
     MissingParameter,
@@ -128,7 +128,7 @@ pub enum VerifyError {
         /// What is wrong: the message, and the advice of the problem report.
         detail: String,
         /// The typed error behind it, when there is one (the core's
-        /// [`CollectError`](oauth1_signer::received::CollectError) or
+        /// [`CollectError`](oauth1_signer::server::CollectError) or
         /// [`HeaderError`](oauth1_signer::header::HeaderError), a URL's error, …), as
         /// [`source`](std::error::Error::source) gives it; `detail` is its message.
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
@@ -137,7 +137,7 @@ pub enum VerifyError {
     #[non_exhaustive]
     AmbiguousPath {
         /// Which form, where.
-        problem: oauth1_signer::target::AmbiguousPath,
+        problem: oauth1_signer::AmbiguousPath,
     },
     /// Required protocol parameters are absent.
     #[non_exhaustive]

@@ -18,7 +18,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::fingerprint::{FingerprintKey, Fingerprinted};
-use oauth1_signer::sign::{KeyedMac, SignatureMethod, SigningKey};
+use oauth1_signer::server::KeyedMac;
+use oauth1_signer::sign::{SignatureMethod, SigningKey};
 use oauth1_signer::{Secret, SecretId};
 
 /// How many keyed HMACs a verifier keeps unless told otherwise.

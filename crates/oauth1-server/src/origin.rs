@@ -3,7 +3,7 @@
 use url::Url;
 
 use crate::error::VerifyError;
-use oauth1_signer::grammar::{is_tchar, skip_ows};
+use oauth1_signer::server::{is_tchar, skip_ows};
 
 /// Rebuilds the public URL of a request seen behind proxies: where the client sent it, which
 /// is what it signed.
@@ -87,7 +87,7 @@ impl PublicOrigin {
             .unwrap_or(path_and_query.len())];
         let url = self.url_of(path_and_query, headers)?;
         // The path signed is the path routed, byte for byte.
-        oauth1_signer::target::check_received(path, url.path())
+        oauth1_signer::server::check_received(path, url.path())
             .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
         Ok(url)
     }
@@ -168,8 +168,8 @@ pub fn received_url(url: &str) -> Result<Url, VerifyError> {
     let parsed =
         Url::parse(url).map_err(|e| VerifyError::malformed(format!("invalid URL: {e}")))?;
     oauth1_signer::base_string::check_scheme(&parsed).map_err(VerifyError::malformed_by)?;
-    oauth1_signer::target::check_authority(url).map_err(VerifyError::malformed_by)?;
-    oauth1_signer::target::check_received(oauth1_signer::target::path_of(url), parsed.path())
+    oauth1_signer::server::check_authority(url).map_err(VerifyError::malformed_by)?;
+    oauth1_signer::server::check_received(oauth1_signer::server::path_of(url), parsed.path())
         .map_err(|problem| VerifyError::AmbiguousPath { problem })?;
     Ok(parsed)
 }

@@ -5,7 +5,8 @@
 use crate::error::VerifyError;
 
 use crate::store::TokenKind;
-use oauth1_signer::params::{Normalized, Parameters, Source, Span};
+use oauth1_signer::params::{Normalized, Parameters, Source};
+use oauth1_signer::server::Span;
 
 /// The protocol parameters of the transport that carries them: where their values lie in the
 /// collected parameters, which stay put through `retain` and `normalize`. The signature is

@@ -155,7 +155,7 @@ fn check_rsa(
         return false;
     };
     let sent = BASE64.decode(signature).unwrap_or_default();
-    sign::rsa_verify(method, used, base_string, &sent) && key.is_some()
+    oauth1_signer::server::rsa_verify(method, used, base_string, &sent) && key.is_some()
 }
 
 #[cfg(not(feature = "rsa"))]

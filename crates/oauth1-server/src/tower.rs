@@ -347,7 +347,7 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
         let path = parts.uri.path();
         let Some(url) = (self.public_url)(parts) else {
             // `PublicOrigin::url` makes no URL of a path the URL parser would rewrite: say so.
-            oauth1_signer::target::check_received(path, &oauth1_signer::target::parsed_path(path))
+            oauth1_signer::server::check_received(path, &oauth1_signer::server::parsed_path(path))
                 .map_err(ambiguous)?;
             return Err(malformed(format!(
                 "the request URI \"{}\" does not make a public URL",
@@ -355,7 +355,7 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
             )));
         };
         // The path signed is the path routed, byte for byte.
-        oauth1_signer::target::check_received(path, url.path()).map_err(ambiguous)?;
+        oauth1_signer::server::check_received(path, url.path()).map_err(ambiguous)?;
         let mut headers = parts.headers.get_all(AUTHORIZATION).iter();
         let authorization =
             match (headers.next(), headers.next()) {
@@ -370,12 +370,12 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
                 }
             };
         let content_type = oauth1_signer::http::content_type(&parts.headers);
-        let form = oauth1_signer::target::is_form(content_type);
+        let form = oauth1_signer::server::is_form(content_type);
         let trimmed = content_type.trim_start();
         if !form
             && trimmed
-                .get(..oauth1_signer::target::FORM.len())
-                .is_some_and(|start| start.eq_ignore_ascii_case(oauth1_signer::target::FORM))
+                .get(..oauth1_signer::server::FORM.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(oauth1_signer::server::FORM))
         {
             return Err(malformed(format!(
                 "the Content-Type \"{}\" is not application/x-www-form-urlencoded, whose parameters are signed: send that type exactly (parameters after ';' allowed) or another",

@@ -12,9 +12,10 @@ use crate::protocol::{find_protocol, ProtocolSpans};
 use crate::signature::{check_body_hash, check_signature, Base};
 use crate::store::{ConsumerCredential, CredentialStore, NonceKey, NonceStore, TokenCredential};
 use oauth1_signer::base_string::BaseUri;
-use oauth1_signer::params::{Normalized, Parameters, Span};
-use oauth1_signer::received;
+use oauth1_signer::params::{Normalized, Parameters};
 use oauth1_signer::request::Request;
+use oauth1_signer::server;
+use oauth1_signer::server::Span;
 use oauth1_signer::sign::SignatureMethod;
 use oauth1_signer::{Secret, Timestamp};
 
@@ -450,7 +451,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(Parameters, Option<String>), VerifyError> {
-        received::collect(request, authorization, &self.policy.limits)
+        server::collect(request, authorization, &self.policy.limits)
             .map_err(VerifyError::malformed_by)
     }
 

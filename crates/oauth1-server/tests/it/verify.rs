@@ -560,8 +560,8 @@ fn limits_apply_before_anything_is_checked() {
     // The typed cause rides along as the source, for a program to inspect.
     let cause = std::error::Error::source(&err).expect("a malformed request keeps its cause");
     assert!(matches!(
-        cause.downcast_ref::<oauth1_signer::received::CollectError>(),
-        Some(oauth1_signer::received::CollectError::TooManyParameters { limit: 8, .. })
+        cause.downcast_ref::<oauth1_signer::server::CollectError>(),
+        Some(oauth1_signer::server::CollectError::TooManyParameters { limit: 8, .. })
     ));
     let err = tighter
         .at(Timestamp::new(NOW))
@@ -570,8 +570,8 @@ fn limits_apply_before_anything_is_checked() {
         .unwrap_err();
     let cause = std::error::Error::source(&err).expect("a malformed header keeps its cause");
     assert!(matches!(
-        cause.downcast_ref::<oauth1_signer::received::CollectError>(),
-        Some(oauth1_signer::received::CollectError::Header(
+        cause.downcast_ref::<oauth1_signer::server::CollectError>(),
+        Some(oauth1_signer::server::CollectError::Header(
             oauth1_signer::header::HeaderError::TooLong { .. }
         ))
     ));
