@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 /// explain line (with `observed`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Case {
     // Required by the format; the result line takes the name from the raw JSON, so that a
     // line that is not a valid case is still answered with its name.
@@ -101,6 +102,7 @@ impl Case {
 /// What a case expects (`request-cases.md`, `expected`), with this project's extensions.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Expected {
     /// The signature base string.
     #[serde(default)]
@@ -152,6 +154,7 @@ impl<'de> Deserialize<'de> for VersionField {
 
 /// What signing a case gives.
 #[derive(Serialize)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The signature base string.
     pub base_string: String,
@@ -316,6 +319,7 @@ pub struct ObservedField {
 /// server holds.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct VerifyLine {
     /// The line's name, echoed in its answer.
     pub name: String,
