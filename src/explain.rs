@@ -45,6 +45,7 @@ mod cause;
 mod compare;
 mod error;
 mod php;
+mod probe;
 pub(crate) mod variant;
 mod wrong;
 
@@ -55,6 +56,7 @@ use zeroize::Zeroizing;
 pub use cause::Cause;
 pub use compare::{compare, Difference, Part};
 pub use error::ExplainError;
+pub use probe::{Probe, ProbeAnswer, ProbeAttempt, ProbeReport, ProbeVerdict};
 use variant::{Context, Switches, EXCLUSIVE};
 
 use crate::base_string::BaseString;

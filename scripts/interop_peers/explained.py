@@ -18,6 +18,16 @@ PUBLISHED = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "publishe
 rfc5849.check_published(PUBLISHED)
 
 
+def conclude(title, failures, passed):
+    """Prints `failures` under `title` and exits 1, or prints `title: passed`."""
+    if failures:
+        print("%s: %d failures" % (title, len(failures)))
+        for failure in failures:
+            print("  " + failure)
+        sys.exit(1)
+    print("%s: %s" % (title, passed))
+
+
 class Checks:
     """The answers checked so far, and the ones that differ."""
 
@@ -96,16 +106,11 @@ class Checks:
 
     def finish(self, done):
         """Prints the failures and exits 1, or says how many requests were `done`."""
-        if self.failures:
-            print("%s: %d failures" % (self.title, len(self.failures)))
-            for failure in self.failures:
-                print("  " + failure)
-            sys.exit(1)
         verified = ""
         if self.verified:
             verified = ("; oauth1 verify accepts the %d of %d whose signature the RFC 5849 oracle"
                         " calls correct and refuses the others" % (self.correct, self.verified))
-        print("%s: %d requests, %s%s" % (self.title, self.count, done, verified))
+        conclude(self.title, self.failures, "%d requests, %s%s" % (self.count, done, verified))
 
 def header_params(header):
     """The parameters of an `Authorization: OAuth …` header, decoded, `realm` among them."""

@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from woocommerce.oauth import OAuth
 
+import explained
 import woocommerce_server
 
 KEY = "ck_4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c"
@@ -151,13 +152,8 @@ def main(oauth1):
             failures.append("oauth1 send %s: %r, expected %r (%s)" % (" ".join(args), answer.stdout, want, answer.stderr.strip()))
     server.shutdown()
 
-    if failures:
-        print("the woocommerce profile against the server's check: %d failures" % len(failures))
-        for failure in failures:
-            print("  " + failure)
-        sys.exit(1)
-    print("the woocommerce profile against the server's check: %d requests, each as the server computes"
-          % count)
+    explained.conclude("the woocommerce profile against the server's check", failures,
+                       "%d requests, each as the server computes" % count)
 
 
 if __name__ == "__main__":

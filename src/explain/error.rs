@@ -14,6 +14,13 @@ pub enum ExplainError {
     Sign(Error),
     /// Nothing observed to explain: neither a signature nor a base string.
     NothingObserved,
+    /// A probe of a method other than `GET` and `HEAD` that was not allowed: repeating it may
+    /// change what the server holds.
+    #[non_exhaustive]
+    MethodNotProbed {
+        /// The method.
+        method: String,
+    },
     /// A mismatch cause id that is not one of [`Cause`](super::Cause)'s.
     #[non_exhaustive]
     UnknownCause {
@@ -28,6 +35,11 @@ impl fmt::Display for ExplainError {
             ExplainError::Sign(e) => e.fmt(f),
             ExplainError::NothingObserved => f.write_str(
                 "nothing to explain: give the other side's signature, its base string, or both",
+            ),
+            ExplainError::MethodNotProbed { method } => write!(
+                f,
+                "a probe sends the request many times, so only GET and HEAD are probed: allow {} explicitly (--allow-method {0}) if repeating it is harmless",
+                method.escape_debug()
             ),
             ExplainError::UnknownCause { id } => {
                 write!(f, "unknown mismatch cause \"{}\"", id.escape_debug())

@@ -204,7 +204,18 @@ impl<'a> Context<'a> {
     /// The request signed with `switches` on, as a [`Signed`] whose base string and signature
     /// are the variant's: how a profile signs as its provider computes.
     pub(crate) fn signed(&self, switches: Switches) -> Result<Signed, Error> {
-        let params = self.parameters(switches)?.normalize();
+        self.signed_with(switches, switches)
+    }
+
+    /// The request with the protocol parameters RFC 5849 sends, and the base string and
+    /// signature of `switches`: what a server making those mistakes accepts, as a probe asks.
+    pub(crate) fn signed_as_sent(&self, switches: Switches) -> Result<Signed, Error> {
+        self.signed_with(Switches::NONE, switches)
+    }
+
+    /// The parameters of `sent`, the base string and signature of `switches`.
+    fn signed_with(&self, sent: Switches, switches: Switches) -> Result<Signed, Error> {
+        let params = self.parameters(sent)?.normalize();
         let base_string = self.base_string(switches)?;
         let method = self.signer.method();
         let signature = if method.is_rsa() {
@@ -224,7 +235,7 @@ impl<'a> Context<'a> {
                 .ok_or(Error::MissingPrivateKey { method })?;
             Signature::new(method, value)
         };
-        let uri = self.base_uri(switches)?;
+        let uri = self.base_uri(sent)?;
         Ok(Signed::of_variant(
             self.request.method(),
             uri.as_str(),

@@ -16,6 +16,8 @@
 //!     --access-token-url https://api.example.com/oauth/access_token --consumer-key KEY
 //! oauth1 send -X POST 'https://api.example.com/1.1/statuses/update.json' \
 //!     -d 'status=Hello' --consumer-key KEY --token TOKEN
+//! oauth1 probe --url 'https://api.example.com/1.1/items.json?q=a+b' --consumer-key KEY \
+//!     --token TOKEN --verbose
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
@@ -29,6 +31,7 @@ mod authorize;
 mod capture;
 mod explain;
 mod input;
+mod probe;
 mod send;
 mod sign;
 mod verify;
@@ -41,6 +44,7 @@ use clap::{Parser, Subcommand};
 use authorize::AuthorizeArgs;
 use explain::ExplainArgs;
 use input::SignArgs;
+use probe::ProbeArgs;
 use send::SendArgs;
 use verify::VerifyArgs;
 
@@ -71,6 +75,10 @@ enum Command {
     /// Send a signed request, like curl: the response body to standard output, the status to
     /// standard error; on a 400 or 401 that echoes a base string, the diagnosis too.
     Send(Box<SendArgs>),
+    /// Find what a server that refuses a request computes, by asking it: the request signed
+    /// exactly, then as each known mistake would sign it, until one is accepted. Exit status 0
+    /// when one is (rfc or found), 1 when none is, 2 on an error.
+    Probe(Box<ProbeArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -95,6 +103,11 @@ fn main() -> ExitCode {
         },
         Command::Authorize(args) => (authorize::run(&args), 1),
         Command::Send(args) => (send::run(&args), 1),
+        Command::Probe(args) => match probe::run(*args) {
+            Ok(true) => (Ok(()), 2),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => (Err(e), 2),
+        },
         Command::Encode { value } => (encode(&value), 1),
     };
     match result {

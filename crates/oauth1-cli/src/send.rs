@@ -177,7 +177,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
 }
 
 /// The scheme, host and port of `url`: what an error names of a signed request.
-fn origin(url: &reqwest::Url) -> String {
+pub(crate) fn origin(url: &reqwest::Url) -> String {
     url.origin().ascii_serialization()
 }
 

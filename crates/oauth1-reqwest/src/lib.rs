@@ -90,6 +90,7 @@ use oauth1_signer::profile::{BodyHashRule, Profile};
 use oauth1_signer::{BodyHash, Nonce, Signed, Signer, Timestamp};
 
 mod error;
+pub mod probe;
 mod provider;
 mod session;
 pub use error::SignError;

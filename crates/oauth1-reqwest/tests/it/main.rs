@@ -11,6 +11,7 @@ mod routed_app;
 mod interop;
 mod interop_provider;
 mod paths;
+mod probe;
 mod provider;
 mod reqwest;
 mod secrets;
