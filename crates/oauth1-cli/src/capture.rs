@@ -55,13 +55,12 @@ pub(crate) fn read(
 /// Runs `run` on every entry of the HAR file at `path` that carries OAuth (or entry `entry`),
 /// each with its label (`entry N: METHOD URL`), printed above its answer unless `json`. Every
 /// entry is tried; the error counts those that failed.
-pub(crate) fn each_har_entry<A: Clone>(
+/// The entries of the HAR file at `path` (`-`: standard input) that carry OAuth, or entry
+/// `entry` alone, each with its number.
+pub(crate) fn har_entries(
     path: &std::path::Path,
     entry: Option<usize>,
-    json: bool,
-    args: &A,
-    mut run: impl FnMut(A, String, Capture) -> Result<(), String>,
-) -> Result<(), String> {
+) -> Result<Vec<(usize, Capture)>, String> {
     let text = if path.as_os_str() == "-" {
         let mut text = String::new();
         std::io::stdin()
@@ -72,7 +71,17 @@ pub(crate) fn each_har_entry<A: Clone>(
         std::fs::read_to_string(path)
             .map_err(|e| format!("--har: reading {}: {e}", path.display()))?
     };
-    let entries = Capture::from_har(&text, entry).map_err(|e| format!("--har: {e}"))?;
+    Capture::from_har(&text, entry).map_err(|e| format!("--har: {e}"))
+}
+
+pub(crate) fn each_har_entry<A: Clone>(
+    path: &std::path::Path,
+    entry: Option<usize>,
+    json: bool,
+    args: &A,
+    mut run: impl FnMut(A, String, Capture) -> Result<(), String>,
+) -> Result<(), String> {
+    let entries = har_entries(path, entry)?;
     let total = entries.len();
     let mut failed = 0;
     for (i, (n, capture)) in entries.into_iter().enumerate() {

@@ -57,7 +57,27 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
     }
     let interval = Duration::from_secs_f64(args.interval);
     let verbose = args.sign.verbose;
-    let flags = FromFlags::new(args.sign, true)?;
+    let mut sign = args.sign;
+    if let Some(path) = sign.har.take() {
+        // One entry: a probe sends many requests.
+        let mut entries = crate::capture::har_entries(&path, sign.entry)?;
+        if entries.len() > 1 {
+            let numbers: Vec<String> = entries.iter().map(|(n, _)| n.to_string()).collect();
+            return Err(format!(
+                "--har: {} entries carry OAuth ({}): choose the one to probe with --entry N",
+                entries.len(),
+                numbers.join(", ")
+            ));
+        }
+        let Some((n, capture)) = entries.pop() else {
+            return Err(format!(
+                "--har: no entry of {} carries OAuth",
+                path.display()
+            ));
+        };
+        sign.captured = Some((format!("entry {n}"), capture));
+    }
+    let flags = FromFlags::new(sign, true)?;
     let request = flags.request().map_err(|e| e.to_string())?;
     let allowed: Vec<&str> = args.allow_method.iter().map(String::as_str).collect();
     let mut probe = Probe::new(

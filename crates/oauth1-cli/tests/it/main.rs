@@ -11,6 +11,7 @@ mod bad_lines;
 mod cli;
 mod cli_authorize;
 mod cli_capture;
+mod cli_probe;
 mod cli_profile;
 mod cli_send;
 mod cli_terminal;
