@@ -1,41 +1,4 @@
-//! Asking a server which computation it runs, when it echoes nothing: the same request signed
-//! as each cause of the vocabulary would sign it, each with a fresh nonce and timestamp, until
-//! the server accepts one. The vocabulary is symmetric: a server that accepts the
-//! `plus-not-decoded` variant computes what such a client computes.
-//!
-//! [`Probe`] does no input or output: it hands out the next [`ProbeAttempt`] to send and reads the
-//! server's [`ProbeAnswer`]; the `oauth1 probe` command and `oauth1_reqwest::probe` send them. It
-//! never hands out more attempts than its budget, nor a nonce twice.
-//!
-//! The order: the request signed exactly (accepted: [`ProbeVerdict::Rfc`]); when it has a
-//! query, the same method and path without it, to tell a cause in the URI, the key or the hash
-//! (found on the short request, then paired with each parameter cause on the whole one) from a
-//! cause in the parameters; then every cause alone, the likeliest for a server first, skipping
-//! any whose signature equals one already sent; then pairs. A refusal that names another
-//! problem (`oauth_problem=timestamp_refused`, …) stops the probe.
-//!
-//! ```
-//! use oauth1_signer::explain::{ProbeAnswer, Probe, ProbeVerdict};
-//! use oauth1_signer::{Consumer, Signer};
-//!
-//! let signer = Signer::new(Consumer::new("key", "secret"));
-//! let mut probe = Probe::new(&signer, "GET", "https://api.example.com/items?q=a+b", 40, &[])?;
-//! let first = probe.next_attempt()?.expect("the exact request first");
-//! assert!(first.causes().is_empty());
-//! // The server refused it with 401: the probe goes on with variants.
-//! probe.answer(&ProbeAnswer::new(401));
-//! let second = probe.next_attempt()?.expect("a variant");
-//! assert_eq!(second.url(), "https://api.example.com/items"); // the path alone
-//! // Accepted: the URI and key are as the RFC says; the cause is in the parameters.
-//! probe.answer(&ProbeAnswer::new(200));
-//! let third = probe.next_attempt()?.expect("the whole request, as a server making a mistake");
-//! assert_eq!(third.causes().len(), 1);
-//! // Refused; and so on until one is accepted: then the report's verdict is `found`.
-//! probe.answer(&ProbeAnswer::new(401));
-//! assert_eq!(probe.report().verdict(), ProbeVerdict::None);
-//! assert_eq!(probe.report().requests(), 3);
-//! # Ok::<(), oauth1_signer::explain::ExplainError>(())
-//! ```
+//! [`Probe`]: asking a server which computation it runs, when it echoes nothing.
 
 use std::collections::HashSet;
 
@@ -317,7 +280,44 @@ fn server_order() -> Vec<Cause> {
     order
 }
 
-/// Finds what a server computes by asking it: see the [module](self).
+/// Asking a server which computation it runs, when it echoes nothing: the same request signed
+/// as each cause of the vocabulary would sign it, each with a fresh nonce and timestamp, until
+/// the server accepts one. The vocabulary is symmetric: a server that accepts the
+/// `plus-not-decoded` variant computes what such a client computes.
+///
+/// [`Probe`] does no input or output: it hands out the next [`ProbeAttempt`] to send and reads the
+/// server's [`ProbeAnswer`]; the `oauth1 probe` command and `oauth1_reqwest::probe` send them. It
+/// never hands out more attempts than its budget, nor a nonce twice.
+///
+/// The order: the request signed exactly (accepted: [`ProbeVerdict::Rfc`]); when it has a
+/// query, the same method and path without it, to tell a cause in the URI, the key or the hash
+/// (found on the short request, then paired with each parameter cause on the whole one) from a
+/// cause in the parameters; then every cause alone, the likeliest for a server first, skipping
+/// any whose signature equals one already sent; then pairs. A refusal that names another
+/// problem (`oauth_problem=timestamp_refused`, …) stops the probe.
+///
+/// ```
+/// use oauth1_signer::explain::{ProbeAnswer, Probe, ProbeVerdict};
+/// use oauth1_signer::{Consumer, Signer};
+///
+/// let signer = Signer::new(Consumer::new("key", "secret"));
+/// let mut probe = Probe::new(&signer, "GET", "https://api.example.com/items?q=a+b", 40, &[])?;
+/// let first = probe.next_attempt()?.expect("the exact request first");
+/// assert!(first.causes().is_empty());
+/// // The server refused it with 401: the probe goes on with variants.
+/// probe.answer(&ProbeAnswer::new(401));
+/// let second = probe.next_attempt()?.expect("a variant");
+/// assert_eq!(second.url(), "https://api.example.com/items"); // the path alone
+/// // Accepted: the URI and key are as the RFC says; the cause is in the parameters.
+/// probe.answer(&ProbeAnswer::new(200));
+/// let third = probe.next_attempt()?.expect("the whole request, as a server making a mistake");
+/// assert_eq!(third.causes().len(), 1);
+/// // Refused; and so on until one is accepted: then the report's verdict is `found`.
+/// probe.answer(&ProbeAnswer::new(401));
+/// assert_eq!(probe.report().verdict(), ProbeVerdict::None);
+/// assert_eq!(probe.report().requests(), 3);
+/// # Ok::<(), oauth1_signer::explain::ExplainError>(())
+/// ```
 pub struct Probe<'a> {
     signer: &'a Signer,
     method: String,
