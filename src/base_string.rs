@@ -561,6 +561,15 @@ mod tests {
             parsed(url),
             "{url:?}"
         );
+        // `Request::new` takes it without the parser, reads it as the parser does, and parses
+        // it to the same URL when asked.
+        let request = crate::Request::new("GET", url).expect("a plain URL makes a request");
+        assert!(request.is_plain(), "{url:?}");
+        let (base, query) = parsed(url).unwrap();
+        assert_eq!(request.base_uri().unwrap().as_str(), base, "{url:?}");
+        let query = query.unwrap_or_default();
+        assert_eq!(request.sources().query, query.as_bytes(), "{url:?}");
+        assert_eq!(request.url(), &Url::parse(url).unwrap(), "{url:?}");
         true
     }
 

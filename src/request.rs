@@ -36,7 +36,7 @@ use crate::target::{check_authority, check_method, check_url_path, is_form, kept
 #[derive(Clone, Debug)]
 pub struct Request<'a> {
     method: &'a str,
-    url: Cow<'a, Url>,
+    target: Target<'a>,
     content_type: &'a str,
     /// Whether `content_type` is a form, decided once.
     form: bool,
@@ -65,6 +65,12 @@ impl<'a> Request<'a> {
     /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UrlWithoutHost`],
     /// [`Error::UnsupportedScheme`], [`Error::AmbiguousPath`].
     pub fn new(method: &'a str, url: &str) -> Result<Self, Error> {
+        if let Some(target) = base_string::plain_url(url).and_then(|read| Target::plain(url, read))
+        {
+            // Read as the URL parser would read it, without it: parsed only if asked for.
+            check_method(method)?;
+            return Ok(Request::with_target(method, target));
+        }
         let parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
         let request = Request::with_url(method, Cow::Owned(parsed))?;
         check_authority(url)?;
@@ -88,15 +94,19 @@ impl<'a> Request<'a> {
     fn with_url(method: &'a str, url: Cow<'a, Url>) -> Result<Self, Error> {
         check_method(method)?;
         base_string::check_scheme(&url)?;
-        Ok(Request {
+        Ok(Request::with_target(method, Target::Parsed(url)))
+    }
+
+    fn with_target(method: &'a str, target: Target<'a>) -> Self {
+        Request {
             method,
-            url,
+            target,
             content_type: "",
             form: false,
             body: &[],
             callback: None,
             verifier: None,
-        })
+        }
     }
 
     /// The body and its Content-Type (empty when the request has none). Its parameters are
@@ -136,10 +146,28 @@ impl<'a> Request<'a> {
         self.method
     }
 
-    /// The URL.
+    /// The URL, as the `url` crate parses it (a plain URL given to [`Request::new`] is parsed
+    /// when first asked for: signing does not need it).
     #[must_use]
     pub fn url(&self) -> &Url {
-        &self.url
+        match &self.target {
+            Target::Parsed(url) => url,
+            Target::Plain(plain) => plain.url(),
+        }
+    }
+
+    /// Whether the URL was read without the parser.
+    #[cfg(test)]
+    pub(crate) fn is_plain(&self) -> bool {
+        matches!(self.target, Target::Plain(_))
+    }
+
+    /// The base string URI (§3.4.1.2).
+    pub(crate) fn base_uri(&self) -> Result<BaseUri<'_>, Error> {
+        match &self.target {
+            Target::Parsed(url) => BaseUri::new(url),
+            Target::Plain(plain) => Ok(BaseUri::normalized(plain.base())),
+        }
     }
 
     /// The body.
@@ -168,10 +196,82 @@ impl<'a> Request<'a> {
     /// Where the parameters come from (§3.4.1.3.1).
     pub(crate) fn sources(&self) -> Sources<'_> {
         Sources {
-            query: self.url.query().unwrap_or("").as_bytes(),
+            query: match &self.target {
+                Target::Parsed(url) => url.query().unwrap_or(""),
+                Target::Plain(plain) => plain.query(),
+            }
+            .as_bytes(),
             body: self.body,
             form: self.form,
         }
+    }
+}
+
+/// A request's URL: parsed, or a plain URL read without the parser.
+#[derive(Clone, Debug)]
+enum Target<'a> {
+    Parsed(Cow<'a, Url>),
+    Plain(Plain),
+}
+
+/// A URL that [`base_string::plain_url`] read, which reads only URLs the `url` crate parses,
+/// exactly as that parser reads them (the tests hold the two equal, `Request::new` included):
+/// the text, its base string URI and its query, and the parsed URL once asked for.
+#[derive(Clone, Debug)]
+struct Plain {
+    text: Box<str>,
+    /// The base string URI: the text's first `base_len` bytes, unless the reader wrote it out
+    /// (a default port dropped, an empty path written `/`).
+    written_base: Option<Box<str>>,
+    base_len: usize,
+    /// Where the query is in the text.
+    query: std::ops::Range<usize>,
+    parsed: OnceLock<Url>,
+}
+
+impl Target<'_> {
+    /// The plain URL `url` as `plain_url` read it; `None` if its parts are not where the
+    /// reader found them (its query after the first `?`, its base string URI at its start).
+    fn plain(url: &str, (base, query): (Cow<'_, str>, Option<&str>)) -> Option<Self> {
+        let query = match query {
+            Some(query) => {
+                let start = url.find('?')? + 1;
+                let range = start..start + query.len();
+                (url.get(range.clone()) == Some(query)).then_some(range)?
+            }
+            None => 0..0,
+        };
+        let (written_base, base_len) = match base {
+            Cow::Borrowed(base) if url.starts_with(base) => (None, base.len()),
+            Cow::Borrowed(_) => return None,
+            Cow::Owned(base) => (Some(base.into_boxed_str()), 0),
+        };
+        Some(Target::Plain(Plain {
+            text: url.into(),
+            written_base,
+            base_len,
+            query,
+            parsed: OnceLock::new(),
+        }))
+    }
+}
+
+impl Plain {
+    fn base(&self) -> &str {
+        self.written_base
+            .as_deref()
+            .unwrap_or(&self.text[..self.base_len])
+    }
+
+    fn query(&self) -> &str {
+        &self.text[self.query.clone()]
+    }
+
+    fn url(&self) -> &Url {
+        self.parsed.get_or_init(|| {
+            // `plain_url` reads only URLs the parser parses: a plain URL cannot fail here.
+            Url::parse(&self.text).expect("a URL that plain_url reads parses")
+        })
     }
 }
 
@@ -352,7 +452,7 @@ impl Signer {
         timestamp: Timestamp,
     ) -> Result<Signed, Error> {
         // The URL's scheme was checked when the request was made: this does not fail.
-        let uri = BaseUri::new(request.url())?;
+        let uri = request.base_uri()?;
         self.sign_sources(
             (request.method, &uri),
             request.step(),

@@ -57,7 +57,7 @@ fn signing_the_x_api_sample_allocates_at_most_three_times() {
         )
         .unwrap()
     });
-    assert_eq!(count, 1, "parsing the URL is one string");
+    assert_eq!(count, 1, "reading the URL keeps one string");
 }
 
 /// W1 given by its parts, as a client builds it for every request: the URL to send, the
