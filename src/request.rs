@@ -162,8 +162,20 @@ impl<'a> Request<'a> {
         matches!(self.target, Target::Plain(_))
     }
 
-    /// The base string URI (§3.4.1.2).
-    pub(crate) fn base_uri(&self) -> Result<BaseUri<'_>, Error> {
+    /// The base string URI (§3.4.1.2), read from the URL without parsing it again.
+    ///
+    /// ```
+    /// use oauth1_signer::Request;
+    ///
+    /// let request = Request::new("GET", "https://Api.Example.com:443/a/b?c=1")?;
+    /// assert_eq!(request.base_uri()?.as_str(), "https://api.example.com/a/b");
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnsupportedScheme`], which a request's URL was checked for when it was made.
+    pub fn base_uri(&self) -> Result<BaseUri<'_>, Error> {
         match &self.target {
             Target::Parsed(url) => BaseUri::new(url),
             Target::Plain(plain) => Ok(BaseUri::normalized(plain.base())),

@@ -445,10 +445,10 @@ impl<'a> Context<'a> {
 
     /// The base string URI with `switches` on.
     fn base_uri(&self, switches: Switches) -> Result<BaseUri<'a>, Error> {
-        let url = self.request.url();
         if !switches.any(URI) {
-            return BaseUri::new(url);
+            return self.request.base_uri();
         }
+        let url = self.request.url();
         let written = self.written;
         let scheme = url.scheme();
         let mut uri = String::new();

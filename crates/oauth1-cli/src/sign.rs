@@ -225,7 +225,6 @@ pub(crate) fn one(mut args: SignArgs) -> Result<(), String> {
 /// are signed without the body hash the other side may have sent with it (the diagnosis names
 /// that mistake: `form-body-hashed`), as RFC 5849 signs them.
 pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), String> {
-    use oauth1_signer::base_string::BaseUri;
     use oauth1_signer::encode::encode;
 
     let request = flags.request().map_err(|e| e.to_string())?;
@@ -274,7 +273,7 @@ pub(crate) fn sign_verbose(flags: &FromFlags, reference: bool) -> Result<(), Str
     say!("method:        {}", done.base_string().method());
     say!(
         "base URI:      {}",
-        BaseUri::new(request.url()).map_err(|e| e.to_string())?
+        request.base_uri().map_err(|e| e.to_string())?
     );
     say!("base string:   {}", done.base_string());
     say!("key:           {}", key_shape(signer));

@@ -11,7 +11,6 @@ pub(crate) use crate::protocol::Expect;
 use crate::protocol::{find_protocol, ProtocolSpans};
 use crate::signature::{check_body_hash, check_signature, Base};
 use crate::store::{ConsumerCredential, CredentialStore, NonceKey, NonceStore, TokenCredential};
-use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::params::{Normalized, Parameters};
 use oauth1_signer::request::Request;
 use oauth1_signer::server;
@@ -259,7 +258,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         let params = params.normalize();
         expect.check_parameters(token.is_some(), &params)?;
-        let base_uri = BaseUri::new(request.url()).map_err(VerifyError::malformed_by)?;
+        let base_uri = request.base_uri().map_err(VerifyError::malformed_by)?;
         let base = Base {
             method: request.method(),
             uri: &base_uri,

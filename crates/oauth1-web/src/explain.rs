@@ -1,7 +1,6 @@
 //! Why the other side's signature differs: `oauth1 explain` on a paste.
 
 use oauth1_capture::{check_url, Capture, Protocol};
-use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Part, Verdict};
 use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Timestamp};
@@ -256,11 +255,7 @@ fn explain_read(
         signer.clone()
     };
     let done = reference.sign(&request, &nonce, timestamp).map_err(text)?;
-    let stages = stages(
-        &done,
-        &BaseUri::new(request.url()).map_err(text)?,
-        &reference,
-    );
+    let stages = stages(&done, &request.base_uri().map_err(text)?, &reference);
 
     let mut given = Observed::default();
     if let Some(signature) = &protocol.signature {

@@ -1,7 +1,6 @@
 //! A request signed from its fields: `oauth1 sign --verbose` in the page.
 
 use oauth1_capture::{check_url, Capture, Protocol};
-use oauth1_signer::base_string::BaseUri;
 use oauth1_signer::profile::Profile;
 use oauth1_signer::{PrivateKey, Signer};
 use serde::{Deserialize, Serialize};
@@ -136,7 +135,7 @@ fn signed(input: &SignInput) -> Result<Stages, String> {
         None => signer.sign(&request, &nonce, timestamp),
     }
     .map_err(text)?;
-    let all = stages(&done, &BaseUri::new(request.url()).map_err(text)?, &signer);
+    let all = stages(&done, &request.base_uri().map_err(text)?, &signer);
     Ok(match profile {
         Some(profile) => with_transport(all, &done, &capture, profile.transport()),
         None => all,
