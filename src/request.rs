@@ -29,6 +29,7 @@ use crate::parts::RequestParts;
 use crate::secret::Secret;
 use crate::sign::{self, KeyedMac, PrivateKey, Signature, SignatureMethod, SigningKey};
 use crate::target::{check_authority, check_method, check_url_path, is_form, kept_method, FORM};
+use plain::Target;
 
 /// The HTTP request to sign: method, URL (query included), and body; plus the protocol
 /// parameters that belong to one step of the three-legged flow (`oauth_callback`,
@@ -216,74 +217,6 @@ impl<'a> Request<'a> {
             body: self.body,
             form: self.form,
         }
-    }
-}
-
-/// A request's URL: parsed, or a plain URL read without the parser.
-#[derive(Clone, Debug)]
-enum Target<'a> {
-    Parsed(Cow<'a, Url>),
-    Plain(Plain),
-}
-
-/// A URL that [`base_string::plain_url`] read, which reads only URLs the `url` crate parses,
-/// exactly as that parser reads them (the tests hold the two equal, `Request::new` included):
-/// the text, its base string URI and its query, and the parsed URL once asked for.
-#[derive(Clone, Debug)]
-struct Plain {
-    text: Box<str>,
-    /// The base string URI: the text's first `base_len` bytes, unless the reader wrote it out
-    /// (a default port dropped, an empty path written `/`).
-    written_base: Option<Box<str>>,
-    base_len: usize,
-    /// Where the query is in the text.
-    query: std::ops::Range<usize>,
-    parsed: OnceLock<Url>,
-}
-
-impl Target<'_> {
-    /// The plain URL `url` as `plain_url` read it; `None` if its parts are not where the
-    /// reader found them (its query after the first `?`, its base string URI at its start).
-    fn plain(url: &str, (base, query): (Cow<'_, str>, Option<&str>)) -> Option<Self> {
-        let query = match query {
-            Some(query) => {
-                let start = url.find('?')? + 1;
-                let range = start..start + query.len();
-                (url.get(range.clone()) == Some(query)).then_some(range)?
-            }
-            None => 0..0,
-        };
-        let (written_base, base_len) = match base {
-            Cow::Borrowed(base) if url.starts_with(base) => (None, base.len()),
-            Cow::Borrowed(_) => return None,
-            Cow::Owned(base) => (Some(base.into_boxed_str()), 0),
-        };
-        Some(Target::Plain(Plain {
-            text: url.into(),
-            written_base,
-            base_len,
-            query,
-            parsed: OnceLock::new(),
-        }))
-    }
-}
-
-impl Plain {
-    fn base(&self) -> &str {
-        self.written_base
-            .as_deref()
-            .unwrap_or(&self.text[..self.base_len])
-    }
-
-    fn query(&self) -> &str {
-        &self.text[self.query.clone()]
-    }
-
-    fn url(&self) -> &Url {
-        self.parsed.get_or_init(|| {
-            // `plain_url` reads only URLs the parser parses: a plain URL cannot fail here.
-            Url::parse(&self.text).expect("a URL that plain_url reads parses")
-        })
     }
 }
 
@@ -812,5 +745,6 @@ impl Signed {
     }
 }
 
+mod plain;
 #[cfg(test)]
 mod tests;
