@@ -422,17 +422,14 @@ impl<'a> Probe<'a> {
 
     /// The request of `shape`.
     fn request(&self, shape: Shape) -> Result<Request<'_>, Error> {
-        let url = match (shape, &self.path_url) {
-            (Shape::Path, Some(path)) => path,
-            _ => &self.url,
-        };
-        let request = Request::new(&self.method, url)?;
+        let request = Request::new(&self.method, self.url_of(shape))?;
         Ok(match &self.content_type {
             Some(content_type) => request.with_body(content_type, &self.body),
             None => request,
         })
     }
 
+    /// The URL of `shape`: the request's, or its path alone.
     fn url_of(&self, shape: Shape) -> &str {
         match (shape, &self.path_url) {
             (Shape::Path, Some(path)) => path,

@@ -101,23 +101,6 @@ impl Redis {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
-    /// The first line `redis-cli` prints for `command`, or an empty string.
-    fn query(&self, command: &[&str]) -> String {
-        Command::new("redis-cli")
-            .args(["-p", &self.port.to_string()])
-            .args(command)
-            .stderr(Stdio::null())
-            .output()
-            .map(|o| {
-                String::from_utf8_lossy(&o.stdout)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .to_owned()
-            })
-            .unwrap_or_default()
-    }
-
     /// `redis-cli`'s whole answer to `command`, or an empty string.
     fn answer(&self, command: &[&str]) -> String {
         Command::new("redis-cli")
@@ -132,15 +115,11 @@ impl Redis {
     /// The cluster is ok here, and a replica has synchronized with its primary (a replica
     /// that has not is not promoted when its primary fails).
     fn cluster_ok(&self) -> bool {
+        let replication = self.answer(&["INFO", "replication"]);
         self.answer(&["CLUSTER", "INFO"])
             .contains("cluster_state:ok")
-            && !self
-                .answer(&["INFO", "replication"])
-                .contains("master_link_status:down")
-            && {
-                let replication = self.answer(&["INFO", "replication"]);
-                replication.contains("role:master") || replication.contains("master_link_status:up")
-            }
+            && (replication.contains("role:master")
+                || replication.contains("master_link_status:up"))
     }
 }
 
@@ -218,7 +197,7 @@ impl Cluster {
         let at = self
             .nodes
             .iter()
-            .position(|n| n.query(&["ROLE"]).starts_with("master"))
+            .position(|n| n.answer(&["ROLE"]).starts_with("master"))
             .expect("a primary");
         &mut self.nodes[at]
     }
