@@ -15,7 +15,8 @@
 //!   the same request with a kept signer, with and without its header; beside them, parsing
 //!   the header alone.
 //!
-//! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS]` (200 rounds unless told).
+//! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS] [W1 W2p W3 W5]` (200 rounds and
+//! every workload unless told).
 
 #[allow(dead_code)] // the benchmarks share the workloads, and each uses part of them
 mod common;
@@ -277,13 +278,25 @@ fn verifying(rounds: usize) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a number is the rounds.
-    let rounds = std::env::args()
+    // `cargo bench` passes `--bench`; a number is the rounds, other words name the workloads.
+    let args: Vec<String> = std::env::args()
         .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(200);
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let rounds = args.iter().find_map(|a| a.parse().ok()).unwrap_or(200);
+    let named: Vec<&str> = args
+        .iter()
+        .filter(|a| a.parse::<usize>().is_err())
+        .map(String::as_str)
+        .collect();
+    let wanted =
+        |name: &str| named.is_empty() || named.iter().any(|n| n.eq_ignore_ascii_case(name));
     for w in [common::w1(), common::w2p(), common::w3()] {
-        signing(&w, rounds);
+        if wanted(w.name) {
+            signing(&w, rounds);
+        }
     }
-    verifying(rounds);
+    if wanted("W5") {
+        verifying(rounds);
+    }
 }

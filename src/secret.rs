@@ -1,8 +1,9 @@
 //! Secrets: the consumer secret and the token secret (RFC 5849 §3.4.2 keys).
 
 use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Weak};
+use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use zeroize::{Zeroize, Zeroizing};
 
@@ -18,7 +19,7 @@ use zeroize::{Zeroize, Zeroizing};
 /// assert_eq!(secret.expose(), b"kd94hf93k423kf44");
 /// ```
 #[derive(Clone, Default)]
-pub struct Secret(Option<Arc<Bytes>>);
+pub struct Secret(Option<Arc<Held>>);
 
 /// The longest secret kept in place, in the one allocation the secret's clones share.
 const SHORT: usize = 64;
@@ -41,6 +42,24 @@ impl<const N: usize> Default for Block<N> {
 
 impl<const N: usize> zeroize::DefaultIsZeroes for Block<N> {}
 
+/// A secret's bytes and its identity, in the one allocation its clones share.
+struct Held {
+    id: NonZeroU64,
+    bytes: Bytes,
+}
+
+/// The identity of the next secret made: every secret gets one of its own, never given
+/// again (at a billion secrets a second, the count would last five centuries).
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Held {
+    /// A new identity. Only uniqueness matters, so the count needs no ordering with other
+    /// memory.
+    fn id() -> NonZeroU64 {
+        NonZeroU64::new(NEXT_ID.fetch_add(1, Ordering::Relaxed)).unwrap_or(NonZeroU64::MIN)
+    }
+}
+
 /// A secret's bytes: a short one in place (one allocation for the secret, not two), a longer
 /// one in a vector. Wiped on drop, which runs once, when the last clone lets go.
 enum Bytes {
@@ -59,13 +78,20 @@ impl Bytes {
     /// `slice` in a shared allocation of its own: in place when short, written straight
     /// into the allocation (a value built on the stack first would leave a copy of the secret
     /// there when moved); in a vector otherwise.
-    fn shared(slice: &[u8]) -> Arc<Bytes> {
+    fn shared(slice: &[u8]) -> Arc<Held> {
         if slice.len() <= SHORT {
-            let mut shared = Arc::new(Bytes::Short {
-                len: 0,
-                bytes: Block::default(),
+            let mut shared = Arc::new(Held {
+                id: Held::id(),
+                bytes: Bytes::Short {
+                    len: 0,
+                    bytes: Block::default(),
+                },
             });
-            if let Some(Bytes::Short { len, bytes }) = Arc::get_mut(&mut shared) {
+            if let Some(Held {
+                bytes: Bytes::Short { len, bytes },
+                ..
+            }) = Arc::get_mut(&mut shared)
+            {
                 if let (Some(room), Ok(short)) =
                     (bytes.0.get_mut(..slice.len()), u8::try_from(slice.len()))
                 {
@@ -75,7 +101,15 @@ impl Bytes {
                 }
             }
         }
-        Arc::new(Bytes::Long(slice.to_vec()))
+        Bytes::long(slice.to_vec())
+    }
+
+    /// `bytes` in a shared allocation of its own, as they are.
+    fn long(bytes: Vec<u8>) -> Arc<Held> {
+        Arc::new(Held {
+            id: Held::id(),
+            bytes: Bytes::Long(bytes),
+        })
     }
 }
 
@@ -89,11 +123,11 @@ impl Drop for Bytes {
     }
 }
 
-/// Which secret a secret is, by the bytes it holds in memory, not by their value:
-/// [`SecretId::is`] recognizes the secret it was taken from and that secret's clones, and no
-/// other secret, even one with the same bytes. It holds none of the bytes. Once the secret's
-/// last clone is dropped (and its bytes wiped), it recognizes no secret made later: the
-/// memory the bytes were in is not given to another secret while an id of it is kept.
+/// Which secret a secret is, not by its value: [`SecretId::is`] recognizes the secret it was
+/// taken from and that secret's clones, and no other secret, even one with the same bytes.
+/// It holds none of the bytes: each secret is numbered when made, and no number is given
+/// twice, so an id recognizes no secret made after its own was dropped. Taking an id reads
+/// the number, with no write to memory the secret's other users share.
 ///
 /// Equal ids are ids of one secret; they hash alike. A cache of what was derived from secrets
 /// (a keyed HMAC) finds its entries by them without reading, or hashing, a secret.
@@ -108,40 +142,15 @@ impl Drop for Bytes {
 /// assert!(!id.is(&Secret::from("kd94hf93k423kf44")));
 /// assert_eq!(format!("{id:?}"), "SecretId(..)");
 /// ```
-#[derive(Clone)]
-pub struct SecretId(Option<Weak<Bytes>>);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SecretId(Option<NonZeroU64>);
 
 impl SecretId {
     /// Whether `secret` is the secret this id was taken from, or one of its clones. The empty
     /// secret of [`Secret::default`] is one secret, however often it is made.
     #[must_use]
     pub fn is(&self, secret: &Secret) -> bool {
-        self.address() == address_of(secret.0.as_ref().map(Arc::as_ptr))
-    }
-
-    /// Where the secret's bytes are; 0 for the default secret. The weak reference keeps that
-    /// memory from being given to another secret.
-    fn address(&self) -> usize {
-        address_of(self.0.as_ref().map(Weak::as_ptr))
-    }
-}
-
-/// The address of a secret's bytes, 0 for none.
-fn address_of(bytes: Option<*const Bytes>) -> usize {
-    bytes.map_or(0, <*const Bytes>::addr)
-}
-
-impl PartialEq for SecretId {
-    fn eq(&self, other: &Self) -> bool {
-        self.address() == other.address()
-    }
-}
-
-impl Eq for SecretId {}
-
-impl Hash for SecretId {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.address().hash(state);
+        *self == secret.id()
     }
 }
 
@@ -155,13 +164,13 @@ impl Secret {
     /// This secret's identity (see [`SecretId`]), shared by its clones.
     #[must_use]
     pub fn id(&self) -> SecretId {
-        SecretId(self.0.as_ref().map(Arc::downgrade))
+        SecretId(self.0.as_ref().map(|held| held.id))
     }
 
     /// The secret's bytes. Handle them with the same care as the secret.
     #[must_use]
     pub fn expose(&self) -> &[u8] {
-        self.0.as_deref().map_or(&[], Bytes::as_slice)
+        self.0.as_deref().map_or(&[], |held| held.bytes.as_slice())
     }
 
     /// Whether the secret is empty (an absent token secret is an empty one).
@@ -175,7 +184,10 @@ impl Secret {
     #[cfg(test)]
     pub(crate) fn vector_capacity(&self) -> Option<usize> {
         match self.0.as_deref() {
-            Some(Bytes::Long(bytes)) => Some(bytes.capacity()),
+            Some(Held {
+                bytes: Bytes::Long(bytes),
+                ..
+            }) => Some(bytes.capacity()),
             _ => None,
         }
     }
@@ -201,7 +213,7 @@ impl From<Vec<u8>> for Secret {
         if bytes.len() <= SHORT {
             return Secret(Some(Bytes::shared(&bytes)));
         }
-        Secret(Some(Arc::new(Bytes::Long(std::mem::take(&mut *bytes)))))
+        Secret(Some(Bytes::long(std::mem::take(&mut *bytes))))
     }
 }
 

@@ -197,10 +197,10 @@ impl MacCache {
     }
 }
 
-/// The hasher of the id table. Its keys are a method and where two secrets the credential
-/// store handed out are: a client chooses none of it, and only pairs whose signature matched
-/// are added. So a multiply and a rotation suffice to spread them (a keyed hash would cost
-/// more than the rest of the lookup).
+/// The hasher of the id table. Its keys are a method and the numbers of two secrets the
+/// credential store handed out: a client chooses none of it, and only pairs whose signature
+/// matched are added. So a multiply and a rotation suffice to spread them (a keyed hash would
+/// cost more than the rest of the lookup).
 #[derive(Default)]
 struct Addresses(u64);
 
@@ -224,6 +224,10 @@ impl Hasher for Addresses {
 
     fn write_usize(&mut self, word: usize) {
         self.mix(word as u64);
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.mix(word);
     }
 }
 
@@ -296,8 +300,8 @@ mod tests {
         assert!(cache.keyed(SignatureMethod::Plaintext, &cs, &ts).is_none());
     }
 
-    /// A secret's memory given to another secret once the first is dropped must not find the
-    /// first one's HMAC: the id table holds on to the memory (an address alone would not).
+    /// A secret made in the memory of a dropped one must not find the dropped one's HMAC:
+    /// ids are numbers never given twice (an address alone would find it).
     #[test]
     fn a_dropped_secret_finds_nothing_for_the_next_one() {
         let cache = MacCache::new(8);
