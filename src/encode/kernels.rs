@@ -105,21 +105,48 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     rest.is_empty() || (bytes.last_chunk::<CHUNK>()).is_some_and(|last| all_in(last, is_unreserved))
 }
 
-/// The length of the leading run of unreserved bytes: a chunk at a time while whole chunks
-/// are unreserved (vector instructions), then byte by byte through a table. Header names and
+/// The length of the leading run of unreserved bytes, a chunk at a time: each chunk's bytes
+/// to stop at as a word with a bit in each such byte (vector comparisons), the run ending at
+/// the first bit set. The last bytes are read as the chunk that ends the input, overlapping
+/// the chunk before; only input shorter than a chunk is read byte by byte. Header names and
 /// values are mostly unreserved and a few chunks long.
 #[inline]
 pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
-    let (chunks, _) = bytes.as_chunks::<CHUNK>();
-    let run = chunks
-        .iter()
-        .take_while(|c| all_in(c, is_unreserved))
-        .count()
-        * CHUNK;
-    run + bytes[run..]
-        .iter()
-        .position(|&b| !is_unreserved_lookup(b))
-        .unwrap_or(bytes.len() - run)
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<CHUNK>) {
+        let stops = stop_mask(chunk, |b| !is_unreserved(b));
+        if stops != 0 {
+            return i + stops.trailing_zeros() as usize / 8;
+        }
+        i += CHUNK;
+    }
+    match bytes.last_chunk::<CHUNK>() {
+        // The bytes before `i` in the last chunk are unreserved already: shifted out.
+        Some(last) => {
+            let seen = i - (bytes.len() - CHUNK);
+            #[allow(clippy::cast_possible_truncation)] // at most 8 x 16
+            let stops = stop_mask(last, |b| !is_unreserved(b))
+                .checked_shr(8 * seen as u32)
+                .unwrap_or(0);
+            if stops == 0 {
+                bytes.len()
+            } else {
+                i + stops.trailing_zeros() as usize / 8
+            }
+        }
+        None => bytes
+            .iter()
+            .position(|&b| !is_unreserved_lookup(b))
+            .unwrap_or(bytes.len()),
+    }
+}
+
+/// The bytes of `chunk` for which `stop` is true, as the lowest bit of each byte of a word
+/// (bit `8k` for byte `k`), computed without branching so that it compiles to vector
+/// instructions.
+#[inline]
+fn stop_mask(chunk: &[u8; CHUNK], stop: impl Fn(u8) -> bool) -> u128 {
+    u128::from_le_bytes(chunk.map(|b| u8::from(stop(b))))
 }
 
 /// The number of times `byte` occurs in `bytes`.
