@@ -263,11 +263,16 @@ impl FromStr for Timestamp {
     /// Parses decimal seconds: digits only, no sign, no leading zeros (so that the text sent is
     /// the text given).
     fn from_str(text: &str) -> Result<Self, Error> {
-        let canonical = !text.is_empty()
-            && text.bytes().all(|b| b.is_ascii_digit())
-            && (text == "0" || !text.starts_with('0'));
+        let canonical = !text.is_empty() && (text == "0" || !text.starts_with('0'));
+        // The digits, read as they are checked; none may overflow.
+        let seconds = text.bytes().try_fold(0u64, |n, b| {
+            let digit = b.wrapping_sub(b'0');
+            (digit < 10)
+                .then(|| n.checked_mul(10)?.checked_add(u64::from(digit)))
+                .flatten()
+        });
         canonical
-            .then(|| text.parse().ok())
+            .then_some(seconds)
             .flatten()
             .map(Timestamp)
             .ok_or_else(|| Error::InvalidTimestamp {

@@ -388,12 +388,12 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 protocol.body_hash.is_some() || !body_hash_required,
             ),
         ];
-        let missing: Vec<&'static str> = required
-            .iter()
-            .filter(|(_, present)| !present)
-            .map(|(name, _)| *name)
-            .collect();
-        if !missing.is_empty() {
+        if required.iter().any(|(_, present)| !present) {
+            let missing = required
+                .iter()
+                .filter(|(_, present)| !present)
+                .map(|(name, _)| *name)
+                .collect();
             return Err(VerifyError::MissingParameters { names: missing });
         }
         let text = |span: Option<&Span>| String::from_utf8_lossy(params.at(span)).into_owned();
