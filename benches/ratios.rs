@@ -238,6 +238,8 @@ fn verifying(rounds: usize) {
     let mut next = 0;
     // The parse walks the pool as the verification does.
     let mut parsed = 0;
+    let mut collected = 0;
+    let limits = oauth1_signer::header::Limits::default();
     let mut rows = [
         // Outside: the signer and the parsed request. Inside: the signature.
         Row::new("oauth1-signer: sign", || {
@@ -258,6 +260,20 @@ fn verifying(rounds: usize) {
         Row::new("oauth1-signer: parse the header", || {
             black_box(Authorization::parse(black_box(&headers[parsed % POOL])).unwrap());
             parsed += 1;
+        }),
+        // Outside: the parsed request and the signed headers. Inside: the verifier's first
+        // step, the request's parameters collected with the next header's (`server::collect`:
+        // the header parsed and decoded, the query and the form body decoded).
+        Row::new("oauth1-signer: server::collect", || {
+            black_box(
+                oauth1_signer::server::collect(
+                    black_box(&request),
+                    Some(&headers[collected % POOL]),
+                    &limits,
+                )
+                .unwrap(),
+            );
+            collected += 1;
         }),
         // Outside: the credential store, the parsed request, the signed headers. Inside: the
         // verification (header parse, lookups, signature, nonce record); a new store, when the

@@ -10,7 +10,9 @@
 //! - `memory`: `VerifyLayer` with the memory nonce store;
 //! - `redis`: `VerifyLayer` with `RedisNonceStore`;
 //! - `rounds`: plain, memory and Redis servers side by side, loaded in turn a second each,
-//!   round after round: each one's rate against plain's in the same round;
+//!   round after round: each one's rate and server CPU per request against plain's in the
+//!   same round (the median over the rounds of the CPU over plain's is the layer's cost on
+//!   the server, measured on one machine state at a time);
 //! - `two-instances`: two servers sharing one Redis, every signed request sent to both at once:
 //!   exactly one must accept it;
 //! - `redis-outage`: `redis`, with Redis stopped for 2 seconds in the middle and started
@@ -476,15 +478,18 @@ fn report(
 const ROUND_SLICE: Duration = Duration::from_secs(1);
 
 /// Plain, memory and Redis servers (`origins`, in that order), served side by side and loaded
-/// in turn, a second each, round after round, the order rotating: each round's
-/// rates of the memory and Redis servers are taken against plain's in the same round, which
-/// saw the same machine. On a shared machine whose speed drifts from one second to the next,
-/// rates measured seconds apart (the scenarios above) compare badly. Prints the median share
-/// of plain's rate over the rounds, with the lowest and the highest.
+/// in turn, a second each, round after round, the order rotating: each round's rates and
+/// server CPU per request of the memory and Redis servers are taken against plain's in the
+/// same round, which saw the same machine. On a shared machine whose speed drifts from one
+/// second to the next, figures measured seconds apart (the scenarios above) compare badly.
+/// Prints the median share of plain's rate over the rounds, with the lowest and the highest,
+/// and the median of each round's server CPU per request over plain's (the layer's cost on
+/// the server), with `redis-server`'s CPU per request beside Redis's.
 async fn rounds(
     origins: &[String; 3],
     connections: usize,
     seconds: u64,
+    redis: &Redis,
     failures: &mut Vec<String>,
 ) {
     let client = client(connections);
@@ -500,9 +505,13 @@ async fn rounds(
     }
     let count = usize::try_from(seconds.max(3)).unwrap_or(usize::MAX);
     let mut rates = vec![[0f64; 3]; count];
-    for (round, rate) in rates.iter_mut().enumerate() {
+    // Server CPU per request, and redis-server's in the Redis slice.
+    let mut cpu = vec![[0f64; 3]; count];
+    let mut redis_cpu = vec![0f64; count];
+    for round in 0..count {
         for k in 0..3 {
             let i = (k + round) % 3;
+            let start = Cpu::start(Some(redis));
             let answers = load_for(
                 &client,
                 std::slice::from_ref(&origins[i]),
@@ -510,35 +519,49 @@ async fn rounds(
                 ROUND_SLICE,
             )
             .await;
+            let (server, in_redis) = start.per_request(answers.len());
             if answers.iter().any(|a| a[0].status != 200) {
                 failures.push(format!("rounds: a fresh request was refused by server {i}"));
             }
             let answered = u32::try_from(answers.len()).map_or(f64::MAX, f64::from);
-            rate[i] = answered / ROUND_SLICE.as_secs_f64();
+            rates[round][i] = answered / ROUND_SLICE.as_secs_f64();
+            cpu[round][i] = server;
+            if i == 2 {
+                redis_cpu[round] = in_redis.unwrap_or(0.0);
+            }
         }
     }
-    let share = |i: usize| {
-        let mut shares: Vec<f64> = rates.iter().map(|r| 100.0 * r[i] / r[0]).collect();
-        shares.sort_by(f64::total_cmp);
-        let median = shares[shares.len() / 2];
-        format!(
-            "{median:.0}% of plain (lowest {:.0}%, highest {:.0}%)",
-            shares[0],
-            shares[shares.len() - 1]
+    let spread = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        (
+            values[values.len() / 2],
+            values[0],
+            values[values.len() - 1],
         )
     };
-    let mut plain: Vec<f64> = rates.iter().map(|r| r[0]).collect();
-    plain.sort_by(f64::total_cmp);
+    let share = |i: usize| {
+        let (median, lowest, highest) = spread(rates.iter().map(|r| 100.0 * r[i] / r[0]).collect());
+        format!("{median:.0}% of plain (lowest {lowest:.0}%, highest {highest:.0}%)")
+    };
+    let over = |i: usize| {
+        let (median, lowest, highest) = spread(cpu.iter().map(|c| c[i] - c[0]).collect());
+        format!("server CPU {median:+.1} µs/req over plain (lowest {lowest:+.1}, highest {highest:+.1})")
+    };
+    let (plain_rate, _, _) = spread(rates.iter().map(|r| r[0]).collect());
+    let (plain_cpu, _, _) = spread(cpu.iter().map(|c| c[0]).collect());
+    let (in_redis, _, _) = spread(redis_cpu);
     println!(
-        "rounds         {count} rounds of {} ms a server; plain's median {:.0} req/s",
+        "rounds         {count} rounds of {} ms a server; plain's median {plain_rate:.0} req/s, server CPU {plain_cpu:.1} µs/req",
         ROUND_SLICE.as_millis(),
-        plain[count / 2]
     );
-    println!("    memory {}", share(1));
-    println!("    redis  {}", share(2));
+    println!("    memory {}; {}", share(1), over(1));
+    println!(
+        "    redis  {}; {}; redis-server {in_redis:.1} µs/req",
+        share(2),
+        over(2)
+    );
 }
 
-/// Every signed request sent to both instances at once: exactly one may accept it.
 async fn two_instances(
     origins: &[String],
     connections: usize,
@@ -758,7 +781,7 @@ fn main() {
                 serve(&server, Nonces::Memory),
                 serve(&server, Nonces::Redis(redis.url())),
             ];
-            rounds(&origins, connections, seconds, &mut failures).await;
+            rounds(&origins, connections, seconds, &redis, &mut failures).await;
         }
 
         if run("two-instances") {
