@@ -19,10 +19,12 @@ use oauth1_signer::sign::SignatureMethod;
 use oauth1_signer::{Secret, Timestamp};
 
 /// A verified request: who signed it, and everything it signed.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Verified {
-    consumer_key: String,
-    token: Option<String>,
+    /// Where `oauth_consumer_key` and `oauth_token` lie in `params`, each found UTF-8 when the
+    /// request was verified (a verified request's parameters are never changed).
+    consumer_key: Option<Span>,
+    token: Option<Span>,
     owner: Option<String>,
     method: SignatureMethod,
     timestamp: Timestamp,
@@ -30,18 +32,32 @@ pub struct Verified {
     params: Normalized,
 }
 
+impl std::fmt::Debug for Verified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Verified")
+            .field("consumer_key", &self.consumer_key())
+            .field("token", &self.token())
+            .field("owner", &self.owner)
+            .field("method", &self.method)
+            .field("timestamp", &self.timestamp)
+            .field("realm", &self.realm)
+            .field("params", &self.params)
+            .finish()
+    }
+}
+
 impl Verified {
     /// `oauth_consumer_key`.
     #[must_use]
     pub fn consumer_key(&self) -> &str {
-        &self.consumer_key
+        self.text(self.consumer_key.as_ref())
     }
 
     /// `oauth_token`, if the request carried a non-empty one: a token the credential store
     /// holds for [`consumer_key`](Self::consumer_key), whatever the signature method.
     #[must_use]
     pub fn token(&self) -> Option<&str> {
-        self.token.as_deref()
+        self.token.as_ref().map(|token| self.text(Some(token)))
     }
 
     /// Whose resources the token grants, when the credential store knows
@@ -75,6 +91,12 @@ impl Verified {
     #[must_use]
     pub fn parameters(&self) -> &Normalized {
         &self.params
+    }
+
+    /// The text at `span` in the parameters, which was checked to be UTF-8 when the request
+    /// was verified.
+    fn text(&self, span: Option<&Span>) -> &str {
+        std::str::from_utf8(self.params.at(span)).unwrap_or_default()
     }
 
     /// The value of the protocol parameter `name` (`oauth_callback`, `oauth_verifier`, …).
@@ -249,14 +271,14 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let window = self.policy.timestamp_window;
 
         // 5. Signature, over the base string rebuilt by the signing code.
-        let utf8 = |span: Option<&Span>, name: &str| {
-            std::str::from_utf8(params.at(span))
-                .map(str::to_owned)
-                .map_err(|_| VerifyError::malformed(format!("{name} is not UTF-8")))
-        };
-        let consumer_key = utf8(protocol.consumer_key.as_ref(), "oauth_consumer_key")?;
-        let token = Some(utf8(protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         let params = params.normalize();
+        let consumer_key = utf8(
+            &params,
+            protocol.consumer_key.as_ref(),
+            "oauth_consumer_key",
+        )?;
+        let token =
+            Some(utf8(&params, protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
         expect.check_parameters(token.is_some(), &params)?;
         let base_uri = request.base_uri().map_err(VerifyError::malformed_by)?;
         let base = Base {
@@ -269,9 +291,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             .as_ref()
             .map_or(&[][..], |s| s.as_slice());
         // The consumer and the token (if any) are looked up for every method.
-        let consumer = self.credentials.consumer(&consumer_key).await?;
-        let held = match token.as_deref() {
-            Some(token) => self.credentials.token(&consumer_key, token).await?,
+        let consumer = self.credentials.consumer(consumer_key).await?;
+        let held = match token {
+            Some(token) => self.credentials.token(consumer_key, token).await?,
             None => None,
         };
         let authentic = check_signature(
@@ -289,8 +311,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                     let received = diagnose::Received {
                         request,
                         method,
-                        consumer_key: &consumer_key,
-                        token: token.as_deref(),
+                        consumer_key,
+                        token,
                         nonce: params.at(protocol.nonce.as_ref()),
                         timestamp,
                         realm: realm.as_deref(),
@@ -326,8 +348,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         // 7. Nonce, last: only an authentic request is recorded.
         let nonce = params.at(protocol.nonce.as_ref());
         let key = NonceKey {
-            consumer_key: &consumer_key,
-            token: token.as_deref(),
+            consumer_key,
+            token,
             timestamp,
             nonce,
         };
@@ -336,8 +358,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             return Err(VerifyError::ReplayedNonce);
         }
 
+        let token = token.and(protocol.token);
         let verified = Verified {
-            consumer_key,
+            consumer_key: protocol.consumer_key,
             token,
             owner: held.and_then(TokenCredential::into_owner),
             method,
@@ -519,6 +542,17 @@ impl<C: CredentialStore, N: NonceStore> Blocking<'_, C, N> {
     ) -> Result<Verified, VerifyError> {
         block::on(std::pin::pin!(self.verifier.verify(request, authorization)))
     }
+}
+
+/// The text at `span` in the parameters, refused unless it is UTF-8 (`name` says which
+/// parameter it is).
+fn utf8<'p>(
+    params: &'p Normalized,
+    span: Option<&Span>,
+    name: &str,
+) -> Result<&'p str, VerifyError> {
+    std::str::from_utf8(params.at(span))
+        .map_err(|_| VerifyError::malformed(format!("{name} is not UTF-8")))
 }
 
 /// When a nonce may be forgotten: see [`NonceStore`].
