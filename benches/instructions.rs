@@ -11,16 +11,23 @@
 #[allow(dead_code)] // the benchmarks share the workloads, and each uses part of them
 mod common;
 
+use std::future::Future;
 use std::hint::black_box;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
 
+use common::Ok200;
+use oauth1_server::tower::VerifyLayer;
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{encode, RequestParts};
+use tower_layer::Layer;
+use tower_service::Service;
 
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 15] = [
+const OPERATIONS: [&str; 16] = [
     "w1-sign",
     "w1-header",
     "w1-parts",
@@ -36,6 +43,7 @@ const OPERATIONS: [&str; 15] = [
     "w4-letters",
     "w4-mixed",
     "w5-verify",
+    "w5-layer",
 ];
 
 fn main() {
@@ -134,6 +142,7 @@ fn run(operation: &str, count: usize) {
                 black_box(out.len());
             }
         }
+        "w5-layer" => through_the_layer(count),
         _ => {
             let w = common::w1();
             let headers = w.headers(POOL);
@@ -153,6 +162,33 @@ fn run(operation: &str, count: usize) {
                 left -= n;
             }
         }
+    }
+}
+
+/// Verifies the W1 request through the tower layer `count` times, as a server receives it: the
+/// requests are made before (a whole pool whatever the count, so that making them does not
+/// count), each handed to the layer, which drops it.
+fn through_the_layer(count: usize) {
+    let w = common::w1();
+    let headers = w.headers(POOL);
+    let origin = format!("{}://{}", w.url.scheme(), w.url.host_str().expect("a host"));
+    let mut left = count;
+    while left > 0 {
+        let n = left.min(POOL);
+        let mut pool = common::received(&w, &headers);
+        let verifier = Verifier::new(w.credentials(), MemoryNonceStore::new())
+            .with_clock(Clock::fixed(w.timestamp));
+        let mut service = VerifyLayer::new(verifier, &origin)
+            .expect("the origin")
+            .layer(Ok200);
+        for request in pool.drain(..n) {
+            let answer = pin!(service.call(request)).poll(&mut Context::from_waker(Waker::noop()));
+            assert!(matches!(answer, Poll::Ready(Ok(ref r)) if r.status() == 200));
+        }
+        // The requests left are not dropped: dropping them would count against the
+        // difference of two counts.
+        std::mem::forget(pool);
+        left -= n;
     }
 }
 

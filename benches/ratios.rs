@@ -13,7 +13,8 @@
 //!   against the HMAC-SHA1 floor (the finished base string and the key, keyed every time).
 //! - W5, verifying the W1 request (memory stores, a new nonce every time), against signing
 //!   the same request with a kept signer, with and without its header; beside them, parsing
-//!   the header alone.
+//!   the header alone, and the verifier's first step alone (`server::collect`: the header
+//!   parsed and decoded into the parameters with the query's and the form body's).
 //!
 //! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS] [W1 W2p W3 W5]` (200 rounds and
 //! every workload unless told).
@@ -25,13 +26,20 @@ use std::fmt::Write;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use oauth1_server::tower::VerifyLayer;
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::encode;
 use oauth1_signer::header::Authorization;
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Request, RequestParts};
+use tower_layer::Layer;
+use tower_service::Service;
 
-use common::{hmac_sha1, peer_authorization, Workload};
+use common::{hmac_sha1, peer_authorization, received, Ok200, Workload};
 
 /// One row: a name and one iteration of its work.
 struct Row<'a> {
@@ -239,6 +247,17 @@ fn verifying(rounds: usize) {
     // The parse walks the pool as the verification does.
     let mut parsed = 0;
     let mut collected = 0;
+    let origin = format!("{}://{}", w.url.scheme(), w.url.host_str().expect("a host"));
+    let layered = || {
+        let verifier = Verifier::new(w.credentials(), MemoryNonceStore::new())
+            .with_clock(Clock::fixed(w.timestamp));
+        VerifyLayer::new(verifier, &origin)
+            .expect("the origin")
+            .layer(Ok200)
+    };
+    let mut service = layered();
+    let mut pool = received(&w, &headers);
+    let mut served = 0;
     let limits = oauth1_signer::header::Limits::default();
     let mut rows = [
         // Outside: the signer and the parsed request. Inside: the signature.
@@ -274,6 +293,25 @@ fn verifying(rounds: usize) {
                 .unwrap(),
             );
             collected += 1;
+        }),
+        // Outside: the received requests (made 4,096 at a time, when the pool is used up, with
+        // a new layer and store). Inside: the tower layer's call, up to the inner service's
+        // answer: the public URL made from the origin and the request target, the headers
+        // read, the form body collected, the request read from them and verified, the
+        // verified request put into the request's extensions, the inner service called.
+        Row::new("oauth1-server: VerifyService (memory stores)", || {
+            if served == POOL {
+                service = layered();
+                pool = received(&w, &headers);
+                served = 0;
+            }
+            let request = pool.pop().expect("a request left");
+            let answer = pin!(service.call(request)).poll(&mut Context::from_waker(Waker::noop()));
+            match answer {
+                Poll::Ready(Ok(response)) => assert_eq!(response.status(), 200),
+                _ => panic!("the layer answers at once, and 200"),
+            }
+            served += 1;
         }),
         // Outside: the credential store, the parsed request, the signed headers. Inside: the
         // verification (header parse, lookups, signature, nonce record); a new store, when the

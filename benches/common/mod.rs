@@ -3,7 +3,14 @@
 
 use oauth1_cases::Case;
 use oauth1_server::MemoryCredentials;
+use std::convert::Infallible;
 use std::fmt::Display;
+use std::future::{ready, Ready};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body_util::Full;
+use tower_service::Service;
 
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::encode::decode_form;
@@ -349,4 +356,46 @@ pub fn peer_authorization(w: &Workload, uri: &str, params: &[(String, String)]) 
             .collect::<Vec<_>>(),
     );
     builder.authorize(&w.case.method, uri, &list)
+}
+
+/// The service behind the layer: answers 200 at once, with nothing read.
+#[derive(Clone)]
+pub struct Ok200;
+
+impl Service<http::Request<Full<Bytes>>> for Ok200 {
+    type Response = http::Response<String>;
+    type Error = Infallible;
+    type Future = Ready<Result<Self::Response, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, _: http::Request<Full<Bytes>>) -> Self::Future {
+        ready(Ok(http::Response::new(String::new())))
+    }
+}
+
+/// The W1 request as a server receives it (method, request target, Host, Content-Type, the
+/// Authorization header, the form body), once for each header.
+pub fn received(w: &Workload, headers: &[String]) -> Vec<http::Request<Full<Bytes>>> {
+    let target = match w.url.query() {
+        Some(query) => format!("{}?{query}", w.url.path()),
+        None => w.url.path().to_owned(),
+    };
+    let body = Bytes::copy_from_slice(w.body());
+    headers
+        .iter()
+        .map(|header| {
+            let mut request = http::Request::builder()
+                .method(w.case.method.as_str())
+                .uri(target.as_str())
+                .header(http::header::HOST, w.url.host_str().expect("a host"))
+                .header(http::header::AUTHORIZATION, header.as_str());
+            for (name, value) in &w.content_type() {
+                request = request.header(name, value);
+            }
+            request.body(Full::new(body.clone())).expect("a request")
+        })
+        .collect()
 }
