@@ -507,3 +507,40 @@ fn body_error<B: From<String>>(error: &BoxError, limit: usize) -> Response<B> {
     );
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search before decoding answers as decoding every name would, escaped names
+    /// included.
+    #[test]
+    fn a_query_name_is_found_however_it_is_escaped() {
+        let body_hash = |query: &str| {
+            let url = Url::parse(&format!("https://api.example.com/a?{query}")).unwrap();
+            query_has_name(&url, "oauth_body_hash", |name| name == "oauth_body_hash")
+        };
+        for (query, found) in [
+            ("a=1", false),
+            ("oauth_body_hash=x", true),
+            ("a=1&oauth_body_hash", true),
+            ("oauth%5Fbody_hash=x", true),
+            ("%6Fauth_body_hash=x", true),
+            ("x=oauth_body_hash", false),
+            ("oauth_body_hashes=1", false),
+            ("oauth+body_hash=1", false),
+            ("a=%20", false),
+        ] {
+            assert_eq!(body_hash(query), found, "{query}");
+        }
+        let url = Url::parse("https://api.example.com/a").unwrap();
+        assert!(!query_has_name(&url, "oauth_", |_| true));
+        let prefixed = |query: &str| {
+            let url = Url::parse(&format!("https://api.example.com/a?{query}")).unwrap();
+            query_has_name(&url, "oauth_", |name| name.starts_with("oauth_"))
+        };
+        assert!(prefixed("b=2&oauth_nonce=n"));
+        assert!(prefixed("oauth%5Fnonce=n"));
+        assert!(!prefixed("b=oauth_nonce"));
+    }
+}
