@@ -11,18 +11,11 @@
 #[allow(dead_code)] // the benchmarks share the workloads, and each uses part of them
 mod common;
 
-use std::future::Future;
 use std::hint::black_box;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
-use common::Ok200;
-use oauth1_server::tower::VerifyLayer;
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{encode, RequestParts};
-use tower_layer::Layer;
-use tower_service::Service;
 
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
@@ -171,19 +164,13 @@ fn run(operation: &str, count: usize) {
 fn through_the_layer(count: usize) {
     let w = common::w1();
     let headers = w.headers(POOL);
-    let origin = format!("{}://{}", w.url.scheme(), w.url.host_str().expect("a host"));
     let mut left = count;
     while left > 0 {
         let n = left.min(POOL);
         let mut pool = common::received(&w, &headers);
-        let verifier = Verifier::new(w.credentials(), MemoryNonceStore::new())
-            .with_clock(Clock::fixed(w.timestamp));
-        let mut service = VerifyLayer::new(verifier, &origin)
-            .expect("the origin")
-            .layer(Ok200);
+        let mut service = common::layered(&w);
         for request in pool.drain(..n) {
-            let answer = pin!(service.call(request)).poll(&mut Context::from_waker(Waker::noop()));
-            assert!(matches!(answer, Poll::Ready(Ok(ref r)) if r.status() == 200));
+            common::serve_at_once(&mut service, request);
         }
         // The requests left are not dropped: dropping them would count against the
         // difference of two counts.

@@ -26,20 +26,13 @@ use std::fmt::Write;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
-
-use oauth1_server::tower::VerifyLayer;
 use oauth1_server::{Clock, MemoryNonceStore, Verifier};
 use oauth1_signer::encode;
 use oauth1_signer::header::Authorization;
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Request, RequestParts};
-use tower_layer::Layer;
-use tower_service::Service;
 
-use common::{hmac_sha1, peer_authorization, received, Ok200, Workload};
+use common::{hmac_sha1, layered, peer_authorization, received, serve_at_once, Workload};
 
 /// One row: a name and one iteration of its work.
 struct Row<'a> {
@@ -247,15 +240,7 @@ fn verifying(rounds: usize) {
     // The parse walks the pool as the verification does.
     let mut parsed = 0;
     let mut collected = 0;
-    let origin = format!("{}://{}", w.url.scheme(), w.url.host_str().expect("a host"));
-    let layered = || {
-        let verifier = Verifier::new(w.credentials(), MemoryNonceStore::new())
-            .with_clock(Clock::fixed(w.timestamp));
-        VerifyLayer::new(verifier, &origin)
-            .expect("the origin")
-            .layer(Ok200)
-    };
-    let mut service = layered();
+    let mut service = layered(&w);
     let mut pool = received(&w, &headers);
     let mut served = 0;
     let limits = oauth1_signer::header::Limits::default();
@@ -301,16 +286,11 @@ fn verifying(rounds: usize) {
         // verified request put into the request's extensions, the inner service called.
         Row::new("oauth1-server: VerifyService (memory stores)", || {
             if served == POOL {
-                service = layered();
+                service = layered(&w);
                 pool = received(&w, &headers);
                 served = 0;
             }
-            let request = pool.pop().expect("a request left");
-            let answer = pin!(service.call(request)).poll(&mut Context::from_waker(Waker::noop()));
-            match answer {
-                Poll::Ready(Ok(response)) => assert_eq!(response.status(), 200),
-                _ => panic!("the layer answers at once, and 200"),
-            }
+            serve_at_once(&mut service, pool.pop().expect("a request left"));
             served += 1;
         }),
         // Outside: the credential store, the parsed request, the signed headers. Inside: the

@@ -5,11 +5,15 @@ use oauth1_cases::Case;
 use oauth1_server::MemoryCredentials;
 use std::convert::Infallible;
 use std::fmt::Display;
-use std::future::{ready, Ready};
-use std::task::{Context, Poll};
+use std::future::{ready, Future, Ready};
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use http_body_util::Full;
+use oauth1_server::tower::{VerifyLayer, VerifyService};
+use oauth1_server::{Clock, MemoryNonceStore, Verifier};
+use tower_layer::Layer;
 use tower_service::Service;
 
 use hmac::{Hmac, KeyInit, Mac};
@@ -398,4 +402,28 @@ pub fn received(w: &Workload, headers: &[String]) -> Vec<http::Request<Full<Byte
             request.body(Full::new(body.clone())).expect("a request")
         })
         .collect()
+}
+
+/// The tower layer over [`Ok200`] for `w`'s origin, verifying with a new memory nonce store at
+/// the workload's time.
+pub fn layered(w: &Workload) -> VerifyService<Ok200, MemoryCredentials, MemoryNonceStore> {
+    let origin = format!("{}://{}", w.url.scheme(), w.url.host_str().expect("a host"));
+    let verifier = Verifier::new(w.credentials(), MemoryNonceStore::new())
+        .with_clock(Clock::fixed(w.timestamp));
+    VerifyLayer::new(verifier, &origin)
+        .expect("the origin")
+        .layer(Ok200)
+}
+
+/// Hands `request` to `service`, whose answer must come at once (the memory stores never
+/// wait), and be 200.
+#[inline]
+pub fn serve_at_once(
+    service: &mut VerifyService<Ok200, MemoryCredentials, MemoryNonceStore>,
+    request: http::Request<Full<Bytes>>,
+) {
+    match pin!(service.call(request)).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Ok(response)) => assert_eq!(response.status(), 200),
+        _ => panic!("the layer answers at once, and 200"),
+    }
 }
