@@ -114,7 +114,8 @@ impl fmt::Display for BaseUri<'_> {
 /// A URL's text read without the URL parser, when it is plain enough that the parser would
 /// give the same base string URI and query: `http://` or `https://` in lower case; a host of
 /// lower-case letters, digits, `-` and `.` whose last label starts with a letter (so that it
-/// is no IPv4 address) and with no `xn--` label (no IDNA); no user information; a port
+/// is no IPv4 address) and with no `xn--` label (no IDNA), or an IPv4 address as the parser
+/// writes it (four decimal numbers up to 255, no leading zero); no user information; a port
 /// without leading zeros; a path and query of characters the parser leaves as they are (RFC
 /// 3986 unreserved, sub-delimiters, `:`, `@`, `/`, `%`, and `?` in the query; no `'` there);
 /// no dot segment. The fragment is dropped. `None` for anything else, which the caller parses.
@@ -143,9 +144,9 @@ pub(crate) fn plain_url(url: &str) -> Option<(Cow<'_, str>, Option<&str>)> {
         i += 1;
     }
     // The last label starts with a letter: the parser reads a host ending in a number as an
-    // IPv4 address.
+    // IPv4 address, which it writes as it was written only in the canonical form.
     let last = &b[label_start..i];
-    if !plain_label(last) || !last[0].is_ascii_lowercase() {
+    if !plain_label(last) || !(last[0].is_ascii_lowercase() || canonical_ipv4(&b[host_start..i])) {
         return None;
     }
     let host_end = i;
@@ -223,6 +224,23 @@ pub(crate) fn plain_url(url: &str) -> Option<(Cow<'_, str>, Option<&str>)> {
 /// A label of a plain host (its bytes already checked): not empty, and not `xn--` (IDNA).
 fn plain_label(label: &[u8]) -> bool {
     !label.is_empty() && !label.starts_with(b"xn--")
+}
+
+/// An IPv4 address the URL parser writes back as it is: four decimal numbers from 0 to 255,
+/// none with a leading zero.
+fn canonical_ipv4(host: &[u8]) -> bool {
+    let mut parts = 0;
+    host.split(|&c| c == b'.').all(|part| {
+        parts += 1;
+        parts <= 4
+            && matches!(part.len(), 1..=3)
+            && part.iter().all(u8::is_ascii_digit)
+            && (part.len() == 1 || part[0] != b'0')
+            && part
+                .iter()
+                .fold(0u16, |value, &d| value * 10 + u16::from(d - b'0'))
+                <= 255
+    }) && parts == 4
 }
 
 /// A segment the URL parser resolves: `.` or `..`, written out or percent-encoded.
@@ -620,7 +638,9 @@ mod tests {
             "example.com|api.example.com|a.example.com|b-c.example.com|x9.example.com|",
             "Example.com|a.b-c.d|h|h1|1h|-a.com|ab--cd.com|a_b.com|127.0.0.1|1.2.3|0x7f.1|",
             "1.2.3.4.|example.com.|a..b|.a|xn--caf-dma.com|xn--a.com|xn--.com|a.xn--99zz|",
-            "café.com|ex ample.com|[::1]|[::A]|a%41.com|e\u{0}x.com|ex\tample.com|0.0.0.0x|a.0x|a.1e",
+            "café.com|ex ample.com|[::1]|[::A]|a%41.com|e\u{0}x.com|ex\tample.com|0.0.0.0x|a.0x|a.1e|",
+            "127.0.0.1|10.0.0.255|255.255.255.255|0.0.0.0|192.168.1.20|1.2.3.256|01.2.3.4|",
+            "1.2.3.04|1.2.3.4.5|1.2.3|1.2.3.00|1.2.3.-1|1.2.3.1a|999.1.1.1|0x1.2.3.4|1.2.3.4:|",
         ));
         let ports = list("||||||:80|:443|:80|:443|:8080|:0|:080|:65535|:65536|:99999|:|:x|:1.5");
         let segments = list(concat!(

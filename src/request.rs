@@ -66,17 +66,21 @@ impl<'a> Request<'a> {
     /// [`Error::InvalidMethod`], [`Error::InvalidUrl`], [`Error::UrlWithoutHost`],
     /// [`Error::UnsupportedScheme`], [`Error::AmbiguousPath`].
     pub fn new(method: &'a str, url: &str) -> Result<Self, Error> {
-        if let Some(target) = base_string::plain_url(url).and_then(|read| Target::plain(url, read))
-        {
-            // Read as the URL parser would read it, without it: parsed only if asked for.
-            check_method(method)?;
-            return Ok(Request::with_target(method, target));
+        if let Some(request) = Request::plain(method, url) {
+            return request;
         }
         let parsed = Url::parse(url).map_err(|source| Error::InvalidUrl { source })?;
         let request = Request::with_url(method, Cow::Owned(parsed))?;
         check_authority(url)?;
         check_url_path(url)?;
         Ok(request)
+    }
+
+    /// [`Request::new`] for a URL plain enough to be read without the URL parser, read as the
+    /// parser would read it (parsed only if asked for); `None` for any other URL.
+    pub(crate) fn plain(method: &'a str, url: &str) -> Option<Result<Self, Error>> {
+        let target = base_string::plain_url(url).and_then(|read| Target::plain(url, read))?;
+        Some(check_method(method).map(|()| Request::with_target(method, target)))
     }
 
     /// A request for an already parsed URL, which it borrows. Its path is the parser's (dot
@@ -163,6 +167,23 @@ impl<'a> Request<'a> {
         matches!(self.target, Target::Plain(_))
     }
 
+    /// The URL's query, without its `?`; empty when it has none.
+    ///
+    /// ```
+    /// use oauth1_signer::Request;
+    ///
+    /// let request = Request::new("GET", "https://api.example.com/a?b=1&c=%20")?;
+    /// assert_eq!(request.query(), "b=1&c=%20");
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    #[must_use]
+    pub fn query(&self) -> &str {
+        match &self.target {
+            Target::Parsed(url) => url.query().unwrap_or(""),
+            Target::Plain(plain) => plain.query(),
+        }
+    }
+
     /// The base string URI (§3.4.1.2), read from the URL without parsing it again.
     ///
     /// ```
@@ -209,11 +230,7 @@ impl<'a> Request<'a> {
     /// Where the parameters come from (§3.4.1.3.1).
     pub(crate) fn sources(&self) -> Sources<'_> {
         Sources {
-            query: match &self.target {
-                Target::Parsed(url) => url.query().unwrap_or(""),
-                Target::Plain(plain) => plain.query(),
-            }
-            .as_bytes(),
+            query: self.query().as_bytes(),
             body: self.body,
             form: self.form,
         }

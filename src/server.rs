@@ -11,6 +11,8 @@
 //!   such as `{`; a router routes the path as received. A received path is taken only in the
 //!   exact form a URL parser writes it ([`AmbiguousPath`](crate::AmbiguousPath) otherwise), so
 //!   that the base string URI holds the bytes the router routes;
+//! - [`plain_request`]: the request for a received URL plain enough to need no URL parser,
+//!   whose path is then the parser's by construction;
 //! - [`check_authority`], [`is_form`], [`FORM`]: a URL's text names a host; whether a body's
 //!   parameters are signed;
 //! - [`is_tchar`], [`skip_ows`], [`is_ows`], [`is_control`]: the RFC 9110 rules a header
@@ -43,3 +45,32 @@ pub use crate::received::{collect, CollectError};
 pub use crate::sign::rsa_verify;
 pub use crate::sign::KeyedMac;
 pub use crate::target::{check_authority, is_form, FORM};
+
+/// The request for `url` when it is plain enough to be read without the URL parser (lower-case
+/// `http`/`https` and host, no user information, a path and query of characters the parser
+/// leaves as they are, no dot segment): read in one pass as the parser would read it, so its
+/// path is the parser's and the received path it ends with needs no other check. `None` for
+/// any other URL, which the caller parses and checks as [`check_received`] says.
+///
+/// ```
+/// use oauth1_signer::server::plain_request;
+///
+/// let request = plain_request("GET", "https://api.example.com/photos?size=original")
+///     .expect("a plain URL")?;
+/// assert_eq!(request.base_uri()?.as_str(), "https://api.example.com/photos");
+/// assert_eq!(request.query(), "size=original");
+/// assert!(plain_request("GET", "https://api.example.com/a/../b").is_none());
+/// assert!(plain_request("GET", "https://API.example.com/a").is_none());
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::InvalidMethod`](crate::Error::InvalidMethod) inside the `Some`.
+#[must_use]
+pub fn plain_request<'a>(
+    method: &'a str,
+    url: &str,
+) -> Option<Result<crate::Request<'a>, crate::Error>> {
+    crate::Request::plain(method, url)
+}
