@@ -3,7 +3,7 @@
 //! milliseconds listed (those that grew a table, or rebuilt it, while holding the lock every
 //! request to that table waits for). Two scenarios:
 //!
-//! - `fill`: 8.5 million nonces into an empty store, at one second (about 1 GB at the end);
+//! - `fill`: 8.5 million nonces into an empty store, at one second (about 0.4 GB at the end);
 //! - `steady`: 5,000 nonces a second for three windows of 601 seconds, each kept 601 seconds,
 //!   so that about 3 million are held once the first window has passed; only the records
 //!   after it are listed.
