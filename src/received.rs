@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::collect::{collect_into, count_parameters, text_len};
+use crate::collect::{collect_into, count_parameters, text_len, Sources};
 use crate::error::Error;
 use crate::header::{parse_parts, Authorization, HeaderError, Limits};
 use crate::params::Parameters;
@@ -67,6 +67,54 @@ pub fn collect(
     Ok((params, realm))
 }
 
+/// Adds `request`'s form body parameters to `params`, which [`collect`] gave for the same
+/// request before its body was read (given without it): together they are the parameters
+/// `collect` gives for the whole request (the body's after the header's here), and an error
+/// here is the one `collect` would give for it. A server that checked the header before
+/// reading the body so parses it once.
+///
+/// ```
+/// use oauth1_signer::header::Limits;
+/// use oauth1_signer::{server, Request};
+///
+/// let url = "https://photos.example.net/photos?size=original";
+/// let header = r#"OAuth oauth_consumer_key="dpf43f3p2l4k3l03""#;
+/// let limits = Limits::default();
+/// let (mut params, _) = server::collect(&Request::new("POST", url)?, Some(header), &limits)?;
+/// let whole = Request::new("POST", url)?.with_form_body(b"file=vacation.jpg");
+/// server::collect_body(&mut params, &whole, &limits)?;
+/// let names: Vec<&[u8]> = params.iter().map(|p| p.name).collect();
+/// assert_eq!(names, [&b"size"[..], b"oauth_consumer_key", b"file"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`CollectError::TooManyParameters`] when the body's parameters take those collected past
+/// [`Limits::max_parameters`]; [`CollectError::Parameters`] for a form body that does not
+/// decode. Either way `params` is wiped.
+pub fn collect_body(
+    params: &mut Parameters,
+    request: &Request<'_>,
+    limits: &Limits,
+) -> Result<(), CollectError> {
+    let sources = request.sources();
+    let body = Sources {
+        query: &[],
+        body: sources.body,
+        form: sources.form,
+    };
+    let count = count_parameters(body);
+    if params.len() + count > limits.max_parameters {
+        params.wipe();
+        return Err(CollectError::TooManyParameters {
+            limit: limits.max_parameters,
+        });
+    }
+    params.make_room(count, text_len(body));
+    collect_into(params, body).map_err(CollectError::Parameters)
+}
+
 /// Why a received request's parameters could not be collected.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -103,5 +151,82 @@ impl std::error::Error for CollectError {
             CollectError::Header(e) => e.source(),
             CollectError::Parameters(e) => e.source(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `collect` gave, as a sorted list (the order differs), or the error's kind.
+    fn outcome(result: Result<Parameters, CollectError>) -> Result<Vec<String>, String> {
+        match result {
+            Ok(params) => {
+                let mut all: Vec<String> = params
+                    .iter()
+                    .map(|p| format!("{:?} {:?}={:?}", p.source, p.name, p.value))
+                    .collect();
+                all.sort();
+                Ok(all)
+            }
+            Err(CollectError::TooManyParameters { limit }) => Err(format!("too many {limit}")),
+            Err(CollectError::Header(e)) => Err(format!("header {e}")),
+            Err(CollectError::Parameters(e)) => Err(format!("parameters {e}")),
+        }
+    }
+
+    /// The body added after collecting without it gives what collecting the whole request
+    /// gives: the same parameters, or the same error.
+    #[test]
+    fn the_body_added_later_is_the_whole_request_collected() {
+        let header = r#"OAuth realm="r", oauth_consumer_key="k", oauth_signature="a%2Bb""#;
+        let bodies: [&[u8]; 8] = [
+            b"",
+            b"a=1",
+            b"status=Hello%20Ladies%20%2b%20Gentlemen&b",
+            b"a=1&a=1&c=%zz",
+            b"x=1&y=2&z=3",
+            b"x=1&y=2&z=3&w=4",
+            b"oauth_nonce=n&q=%E2%98%83",
+            b"&&=&",
+        ];
+        let mut compared = 0;
+        for limit in [3, 5, 6, 7, 100] {
+            let limits = Limits::new(1024, limit);
+            for query in ["", "?b=2", "?b=2&c", "?b=%2"] {
+                let url = format!("https://api.example.com/a{query}");
+                for body in bodies {
+                    for content_type in ["application/x-www-form-urlencoded", "text/plain"] {
+                        let whole = Request::new("POST", &url)
+                            .unwrap()
+                            .with_body(content_type, body);
+                        let expected = outcome(
+                            collect(&whole, Some(header), &limits).map(|(params, _)| params),
+                        );
+                        let before = Request::new("POST", &url).unwrap();
+                        let Ok((mut params, _)) = collect(&before, Some(header), &limits) else {
+                            continue;
+                        };
+                        let added = collect_body(&mut params, &whole, &limits).map(|()| params);
+                        assert_eq!(outcome(added), expected, "{url} {body:?} {limit}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 150, "{compared}");
+    }
+
+    /// An error wipes what was collected before (a PLAINTEXT signature, say).
+    #[test]
+    fn an_error_in_the_body_wipes_what_was_collected() {
+        let limits = Limits::default();
+        let header = r#"OAuth oauth_signature="secret%26token""#;
+        let url = "https://api.example.com/a";
+        let (mut params, _) =
+            collect(&Request::new("POST", url).unwrap(), Some(header), &limits).unwrap();
+        let whole = Request::new("POST", url).unwrap().with_form_body(b"a=%zz");
+        assert!(collect_body(&mut params, &whole, &limits).is_err());
+        assert_eq!(params.len(), 0);
     }
 }

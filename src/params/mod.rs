@@ -158,6 +158,19 @@ impl Parameters {
         copy
     }
 
+    /// Room for `count` more parameters and `bytes` more bytes. A byte buffer without that
+    /// room is copied into one with it and wiped, never left behind in freed memory (it may
+    /// hold a PLAINTEXT signature).
+    pub(crate) fn make_room(&mut self, count: usize, bytes: usize) {
+        if self.bytes.capacity() - self.bytes.len() < bytes {
+            let grown = self.copy_with_room(count, bytes);
+            self.wipe();
+            *self = grown;
+        } else {
+            self.entries.reserve(count);
+        }
+    }
+
     /// Adds one decoded parameter.
     pub fn push(&mut self, source: Source, name: &[u8], value: &[u8]) {
         // Room for the name and value at once; a buffer's first room is for a few parameters,
