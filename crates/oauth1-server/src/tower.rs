@@ -73,7 +73,7 @@ use crate::origin::PublicOrigin;
 
 use crate::store::{CredentialStore, NonceStore};
 
-use crate::verifier::{Verified, Verifier};
+use crate::verifier::{BeforeBody, Verified, Verifier};
 use oauth1_signer::{Realm, Request};
 
 type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
@@ -311,7 +311,7 @@ where
             let authorization = received.authorization;
             if !received.body_signed {
                 // Unread, unchanged: nothing in the signature covers it.
-                return match shared.verify(received, &[]).await {
+                return match shared.verify(received, &[], None).await {
                     Ok(verified) => {
                         parts.extensions.insert(verified);
                         inner.call(HttpRequest::from_parts(parts, body)).await
@@ -319,14 +319,15 @@ where
                     Err(e) => Ok(refuse(&e, authorization, &shared.realm)),
                 };
             }
-            if let Err(e) = shared.check_before_body(&received) {
-                return Ok(refuse(&e, authorization, &shared.realm));
-            }
+            let before = match shared.check_before_body(&received) {
+                Ok(before) => before,
+                Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
+            };
             let body = match Limited::new(body, shared.body_limit).collect().await {
                 Ok(collected) => collected.to_bytes(),
                 Err(e) => return Ok(body_error(&e, shared.body_limit)),
             };
-            match shared.verify(received, &body).await {
+            match shared.verify(received, &body, before).await {
                 Ok(verified) => {
                     parts.extensions.insert(verified);
                     inner
@@ -418,9 +419,12 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
     }
 
     /// The checks that need no body (the protocol parameters, their values, the timestamp),
-    /// when the header or the query carries the protocol parameters; a form body that carries
-    /// them is read first.
-    fn check_before_body(&self, received: &Received<'_>) -> Result<(), VerifyError> {
+    /// when the header or the query carries the protocol parameters, and what they read, for
+    /// the verification; a form body that carries them is read first.
+    fn check_before_body(
+        &self,
+        received: &Received<'_>,
+    ) -> Result<Option<BeforeBody>, VerifyError> {
         let parsed;
         let request = match &received.target {
             Target::Plain(request) => request,
@@ -432,13 +436,19 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
         };
         let in_query = query_has_name(request.query(), "oauth_", |name| name.starts_with("oauth_"));
         if received.authorization.is_none() && !in_query {
-            return Ok(());
+            return Ok(None);
         }
         self.verifier
-            .check_before_body(request, received.authorization)
+            .checked_before_body(request, received.authorization)
+            .map(Some)
     }
 
-    async fn verify(&self, received: Received<'_>, body: &[u8]) -> Result<Verified, VerifyError> {
+    async fn verify(
+        &self,
+        received: Received<'_>,
+        body: &[u8],
+        before: Option<BeforeBody>,
+    ) -> Result<Verified, VerifyError> {
         let parsed;
         let request = match received.target {
             Target::Plain(request) => request,
@@ -448,7 +458,9 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
             }
         };
         let request = request.with_body(received.content_type, body);
-        self.verifier.verify(&request, received.authorization).await
+        self.verifier
+            .verify_after(&request, received.authorization, before)
+            .await
     }
 
     /// The request of a target read with the plain origin (`None` when the layer has none,

@@ -109,6 +109,32 @@ impl Verified {
     }
 }
 
+/// What the verifier read of a request before its body (its header and query): the
+/// parameters, the realm and where the protocol parameters lie. The signature is still among
+/// the parameters, as collected; dropped unused, they are wiped of it.
+pub(crate) struct BeforeBody {
+    params: Parameters,
+    realm: Option<String>,
+    protocol: ProtocolSpans,
+}
+
+impl BeforeBody {
+    fn into_parts(mut self) -> (Parameters, Option<String>, ProtocolSpans) {
+        (
+            std::mem::replace(&mut self.params, Parameters::with_capacity(0, 0)),
+            self.realm.take(),
+            std::mem::take(&mut self.protocol),
+        )
+    }
+}
+
+impl Drop for BeforeBody {
+    fn drop(&mut self) {
+        // A PLAINTEXT signature is the secrets: not left in freed memory.
+        self.params.retain(|p| p.name != b"oauth_signature");
+    }
+}
+
 /// Verifies signed requests; see the [crate documentation](crate) for the checks.
 #[derive(Debug)]
 pub struct Verifier<C, N> {
@@ -221,9 +247,20 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
+        self.verify_after(request, authorization, None).await
+    }
+
+    /// [`verify`](Self::verify), given what [`checked_before_body`](Self::checked_before_body)
+    /// read of the same request before its body: only the body is collected now.
+    pub(crate) async fn verify_after(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        before: Option<BeforeBody>,
+    ) -> Result<Verified, VerifyError> {
         let now = self.clock.now()?;
         let (verified, _) = self
-            .verify_as(request, authorization, now, Expect::Resource)
+            .verify_read(request, authorization, now, Expect::Resource, before)
             .await?;
         Ok(verified)
     }
@@ -250,10 +287,27 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(), VerifyError> {
+        self.checked_before_body(request, authorization).map(drop)
+    }
+
+    /// [`check_before_body`](Self::check_before_body), keeping what it read for the
+    /// verification of the whole request.
+    pub(crate) fn checked_before_body(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<BeforeBody, VerifyError> {
         let now = self.clock.now()?;
-        let (params, _, protocol) = self.read(request, authorization)?;
-        self.check_protocol(request, &params, &protocol, now)?;
-        Ok(())
+        let (params, realm) = self.collect(request, authorization)?;
+        // Taken out of the parameters when the body is added (wiped if it never is).
+        let mut before = BeforeBody {
+            params,
+            realm,
+            protocol: ProtocolSpans::default(),
+        };
+        before.protocol = find_protocol(&before.params)?;
+        self.check_protocol(request, &before.params, &before.protocol, now)?;
+        Ok(before)
     }
 
     /// Verifies a request of the kind `expect` says: a resource request, or one of the
@@ -266,7 +320,23 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         now: Timestamp,
         expect: Expect,
     ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
-        let (params, realm, protocol) = self.read(request, authorization)?;
+        self.verify_read(request, authorization, now, expect, None)
+            .await
+    }
+
+    /// [`verify_as`](Self::verify_as), given what was read before the body, if it was.
+    async fn verify_read(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        now: Timestamp,
+        expect: Expect,
+        before: Option<BeforeBody>,
+    ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
+        let (params, realm, protocol) = match before {
+            Some(before) => self.read_body(request, authorization, before)?,
+            None => self.read(request, authorization)?,
+        };
         let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
         let window = self.policy.timestamp_window;
 
@@ -384,6 +454,32 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let protocol = find_protocol(&params);
         params.retain(|p| p.name != b"oauth_signature");
         Ok((params, realm, protocol?))
+    }
+
+    /// [`read`](Self::read) for a request whose header and query were read before its body
+    /// (`before`): the body's parameters added to those. A body that carries protocol
+    /// parameters too has the whole request read again, so that what is said of them (sent in
+    /// two places, repeated) is what reading it at once says.
+    fn read_body(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        before: BeforeBody,
+    ) -> Result<(Parameters, Option<String>, ProtocolSpans), VerifyError> {
+        let (mut params, realm, protocol) = before.into_parts();
+        let read = params.len();
+        server::collect_body(&mut params, request, &self.policy.limits)
+            .map_err(VerifyError::malformed_by)?;
+        if params
+            .iter()
+            .skip(read)
+            .any(|p| p.name.starts_with(b"oauth_"))
+        {
+            params.retain(|p| p.name != b"oauth_signature");
+            return self.read(request, authorization);
+        }
+        params.retain(|p| p.name != b"oauth_signature");
+        Ok((params, realm, protocol))
     }
 
     /// Checks 1 to 4: required parameters, version, signature method, timestamp.

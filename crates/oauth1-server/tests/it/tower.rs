@@ -695,3 +695,61 @@ async fn a_refused_request_is_logged_with_its_reason_consumer_and_diagnosis() {
         assert!(!event.contains(hidden), "{hidden} in {event}");
     }
 }
+
+/// A form body read after the header was checked is verified as the whole request read at
+/// once: the layer answers what `Verifier::verify` says of it (protocol parameters in the body
+/// too, a body that does not decode, the parameter limit with the signature counted).
+#[tokio::test]
+async fn a_form_body_read_after_the_header_is_verified_as_the_whole_request() {
+    use oauth1_server::tower::rejection;
+    use oauth1_server::Policy;
+    use oauth1_signer::header::Limits;
+    use oauth1_signer::Realm;
+
+    let url = "https://photos.example.net/photos?size=original";
+    let form = "application/x-www-form-urlencoded";
+    let header = authorization("POST", url, form, b"file=vacation.jpg&a=1");
+    let realm = Realm::new("https://photos.example.net").unwrap();
+    let mut statuses = Vec::new();
+    // One query parameter, seven in the header (the signature's among them), two in the body.
+    for (sent, limit) in [
+        (&b"file=vacation.jpg&a=1"[..], 1024),
+        (b"file=vacation.jpg&a=2", 1024),
+        (b"file=vacation.jpg&a=1&oauth_nonce=x", 1024),
+        (b"file=vacation.jpg&a=1&oauth_signature=x", 1024),
+        (b"file=vacation.jpg&a=%zz", 1024),
+        (b"file=vacation.jpg&a=1", 10),
+        (b"file=vacation.jpg&a=1", 9),
+    ] {
+        let policy = Policy::default().with_limits(Limits::new(8192, limit));
+        let whole = Request::new("POST", url).unwrap().with_body(form, sent);
+        let expected = match verifier()
+            .with_policy(policy.clone())
+            .verify(&whole, Some(&header))
+            .await
+        {
+            Ok(_) => (200, None),
+            Err(e) => {
+                let answer = rejection::<String>(&e, &realm);
+                (answer.status().as_u16(), Some(answer.into_body()))
+            }
+        };
+        let layer =
+            VerifyLayer::new(verifier().with_policy(policy), "https://photos.example.net").unwrap();
+        let request = http::Request::post("/photos?size=original")
+            .header("authorization", &header)
+            .header("content-type", form)
+            .body(Body::from(sent.to_vec()))
+            .unwrap();
+        let answer = send(&layer, request, &Arc::new(AtomicUsize::new(0))).await;
+        let body = (answer.status != 200).then_some(answer.body);
+        assert_eq!(
+            (answer.status, body),
+            expected,
+            "{:?} {limit}",
+            String::from_utf8_lossy(sent)
+        );
+        statuses.push(answer.status);
+    }
+    assert_eq!(statuses, [200, 401, 400, 400, 400, 200, 400]);
+}
