@@ -1524,3 +1524,55 @@ fn the_body_hash_digest_is_the_servers_choice() {
         );
     }
 }
+
+/// A signature is read as strict base64: the one text of its digest, percent-escapes in any
+/// case. The same bits with a padding left out, or with the trailing bits set, do not match.
+#[test]
+fn only_the_canonical_base64_of_the_signature_matches() {
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine;
+
+    let request = Request::new("GET", URL).unwrap();
+    let h = header(&signer(), &request, "n-b64");
+    let start = h.find("oauth_signature=\"").unwrap() + "oauth_signature=\"".len();
+    let end = start + h[start..].find('"').unwrap();
+    let escaped = &h[start..end];
+    let text = escaped
+        .replace("%2B", "+")
+        .replace("%2F", "/")
+        .replace("%3D", "=");
+    assert_eq!(text.len(), 28, "{text}");
+    assert_eq!(STANDARD.decode(&text).unwrap().len(), 20);
+    // The 27th character holds four bits of the digest and two bits that must be zero.
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let last = alphabet
+        .iter()
+        .position(|&c| c == text.as_bytes()[26])
+        .unwrap();
+    let trailing = char::from(alphabet[last | 1]);
+    let with_trailing = format!("{}{trailing}=", &text[..26]);
+    let escape = |t: &str| {
+        t.replace('+', "%2B")
+            .replace('/', "%2F")
+            .replace('=', "%3D")
+    };
+    let with = |signature: &str| h.replace(escaped, signature);
+    let verify = |header: String| {
+        verifier()
+            .at(Timestamp::new(NOW))
+            .blocking()
+            .verify(&request, Some(&header))
+    };
+    let lower = escaped
+        .replace("%2B", "%2b")
+        .replace("%2F", "%2f")
+        .replace("%3D", "%3d");
+    assert!(verify(with(&lower)).is_ok(), "{lower}");
+    for refused in [escape(&with_trailing), escape(&text[..27])] {
+        assert_eq!(
+            reason(verify(with(&refused))),
+            Reason::BadSignature,
+            "{refused}"
+        );
+    }
+}
