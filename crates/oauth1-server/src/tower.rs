@@ -73,7 +73,8 @@ use crate::origin::PublicOrigin;
 
 use crate::store::{CredentialStore, NonceStore};
 
-use crate::verifier::{BeforeBody, Verified, Verifier};
+use crate::protocol::Expect;
+use crate::verifier::{BeforeBody, Verifier};
 use oauth1_signer::{Realm, Request};
 
 type PublicUrl = dyn Fn(&Parts) -> Option<Url> + Send + Sync;
@@ -302,37 +303,55 @@ where
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         let shared = Arc::clone(&self.shared);
+        let (mut parts, body) = request.into_parts();
         Box::pin(async move {
-            let (mut parts, body) = request.into_parts();
-            let received = match shared.received(&parts) {
-                Ok(received) => received,
-                Err(e) => return Ok(refuse(&e, None, &shared.realm)),
-            };
-            let authorization = received.authorization;
-            if !received.body_signed {
-                // Unread, unchanged: nothing in the signature covers it.
-                return match shared.verify(received, &[], None).await {
-                    Ok(verified) => {
-                        parts.extensions.insert(verified);
-                        inner.call(HttpRequest::from_parts(parts, body)).await
+            // Each step's values live in a block of their own: a value borrowed before an
+            // await is held in this (boxed) future until its block ends, beside what later
+            // awaits hold.
+            let mut kept = Kept::Unread(body);
+            let (authorization, verified) = {
+                let mut parsed = None;
+                let (authorization, request, read) = {
+                    let received = match shared.received(&parts) {
+                        Ok(received) => received,
+                        Err(e) => return Ok(refuse(&e, None, &shared.realm)),
+                    };
+                    let authorization = received.authorization;
+                    let mut before = None;
+                    // Unless signed, the body is left unread and unchanged.
+                    if received.body_signed {
+                        before = match shared.check_before_body(&received) {
+                            Ok(before) => before,
+                            Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
+                        };
+                        kept = match kept.read(shared.body_limit).await {
+                            Ok(read) => read,
+                            Err(e) => return Ok(body_error(&e, shared.body_limit)),
+                        };
                     }
-                    Err(e) => Ok(refuse(&e, authorization, &shared.realm)),
+                    let request = match received.into_request(kept.bytes(), &mut parsed) {
+                        Ok(request) => request,
+                        Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
+                    };
+                    match shared.verifier.read_now(&request, authorization, before) {
+                        Ok(read) => (authorization, request, read),
+                        Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
+                    }
                 };
-            }
-            let before = match shared.check_before_body(&received) {
-                Ok(before) => before,
-                Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
+                let verifying =
+                    shared
+                        .verifier
+                        .verify_read(&request, authorization, Expect::Resource, read);
+                (authorization, verifying.await)
             };
-            let body = match Limited::new(body, shared.body_limit).collect().await {
-                Ok(collected) => collected.to_bytes(),
-                Err(e) => return Ok(body_error(&e, shared.body_limit)),
-            };
-            match shared.verify(received, &body, before).await {
-                Ok(verified) => {
+            match verified {
+                Ok((verified, _)) => {
                     parts.extensions.insert(verified);
-                    inner
-                        .call(HttpRequest::from_parts(parts, ReqBody::from(body)))
-                        .await
+                    let body = match kept {
+                        Kept::Unread(body) => body,
+                        Kept::Read(bytes) => ReqBody::from(bytes),
+                    };
+                    inner.call(HttpRequest::from_parts(parts, body)).await
                 }
                 Err(e) => Ok(refuse(&e, authorization, &shared.realm)),
             }
@@ -340,10 +359,59 @@ where
     }
 }
 
+/// A request's body: unread (nothing signed covers it), or read to be verified.
+enum Kept<B> {
+    Unread(B),
+    Read(Bytes),
+}
+
+impl<B> Kept<B>
+where
+    B: Body,
+    B::Error: Into<BoxError>,
+{
+    /// The body read, at most `limit` bytes of it.
+    async fn read(self, limit: usize) -> Result<Self, BoxError> {
+        match self {
+            Kept::Unread(body) => Ok(Kept::Read(
+                Limited::new(body, limit).collect().await?.to_bytes(),
+            )),
+            read @ Kept::Read(_) => Ok(read),
+        }
+    }
+
+    /// The bytes verified: none when the body was not read.
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Kept::Unread(_) => &[],
+            Kept::Read(bytes) => bytes,
+        }
+    }
+}
+
 /// A received request's public URL: read in one pass into its request, or parsed.
 enum Target<'a> {
     Plain(Request<'a>),
     Parsed(Url),
+}
+
+impl<'a> Received<'a> {
+    /// The request received, with `body`; a parsed URL kept in `parsed`, which it borrows.
+    fn into_request<'b>(
+        self,
+        body: &'b [u8],
+        parsed: &'b mut Option<Url>,
+    ) -> Result<Request<'b>, VerifyError>
+    where
+        'a: 'b,
+    {
+        let request = match self.target {
+            Target::Plain(request) => request,
+            Target::Parsed(url) => Request::from_url(self.method, parsed.insert(url))
+                .map_err(VerifyError::malformed_by)?,
+        };
+        Ok(request.with_body(self.content_type, body))
+    }
 }
 
 /// What the layer reads of a request before its body.
@@ -441,26 +509,6 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
         self.verifier
             .checked_before_body(request, received.authorization)
             .map(Some)
-    }
-
-    async fn verify(
-        &self,
-        received: Received<'_>,
-        body: &[u8],
-        before: Option<BeforeBody>,
-    ) -> Result<Verified, VerifyError> {
-        let parsed;
-        let request = match received.target {
-            Target::Plain(request) => request,
-            Target::Parsed(url) => {
-                parsed = url;
-                Request::from_url(received.method, &parsed).map_err(VerifyError::malformed_by)?
-            }
-        };
-        let request = request.with_body(received.content_type, body);
-        self.verifier
-            .verify_after(&request, received.authorization, before)
-            .await
     }
 
     /// The request of a target read with the plain origin (`None` when the layer has none,

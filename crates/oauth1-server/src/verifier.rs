@@ -1,6 +1,8 @@
 //! The verifier and its check order (see the [crate documentation](crate)): what it reads of a
 //! received request, the checks 1 to 7, and the diagnosis of a bad signature.
 
+use std::future::Future;
+
 use crate::block;
 use crate::clock::Clock;
 use crate::diagnose::{self, Diagnosis};
@@ -107,6 +109,15 @@ impl Verified {
             .find(|p| p.name.starts_with(b"oauth_") && p.name == name.as_bytes())
             .map(|p| p.value)
     }
+}
+
+/// What verification reads of a request before it asks a store: the time it verifies at, the
+/// parameters (the signature taken out), the realm, where the protocol parameters lie.
+pub(crate) struct Read {
+    now: Timestamp,
+    params: Parameters,
+    realm: Option<String>,
+    protocol: ProtocolSpans,
 }
 
 /// What the verifier read of a request before its body (its header and query): the
@@ -247,22 +258,36 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
-        self.verify_after(request, authorization, None).await
+        // Read before the first await, and moved into the future that awaits: held once (a
+        // local in scope at an await is held in the future even once moved out).
+        let verifying = {
+            let read = self.read_now(request, authorization, None)?;
+            self.verify_read(request, authorization, Expect::Resource, read)
+        };
+        let (verified, _) = verifying.await?;
+        Ok(verified)
     }
 
-    /// [`verify`](Self::verify), given what [`checked_before_body`](Self::checked_before_body)
-    /// read of the same request before its body: only the body is collected now.
-    pub(crate) async fn verify_after(
+    /// The checks before the first store is asked (the request read at the clock's time),
+    /// given what [`checked_before_body`](Self::checked_before_body) read of the same request
+    /// before its body, if it did: then only the body is collected now.
+    pub(crate) fn read_now(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
         before: Option<BeforeBody>,
-    ) -> Result<Verified, VerifyError> {
+    ) -> Result<Read, VerifyError> {
         let now = self.clock.now()?;
-        let (verified, _) = self
-            .verify_read(request, authorization, now, Expect::Resource, before)
-            .await?;
-        Ok(verified)
+        let (params, realm, protocol) = match before {
+            Some(before) => self.read_body(request, authorization, before)?,
+            None => self.read(request, authorization)?,
+        };
+        Ok(Read {
+            now,
+            params,
+            realm,
+            protocol,
+        })
     }
 
     /// The verifier on the calling thread, for a server without an async runtime (or a test):
@@ -320,125 +345,140 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         now: Timestamp,
         expect: Expect,
     ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
-        self.verify_read(request, authorization, now, expect, None)
-            .await
+        let verifying = {
+            let (params, realm, protocol) = self.read(request, authorization)?;
+            let read = Read {
+                now,
+                params,
+                realm,
+                protocol,
+            };
+            self.verify_read(request, authorization, expect, read)
+        };
+        verifying.await
     }
 
-    /// [`verify_as`](Self::verify_as), given what was read before the body, if it was.
-    async fn verify_read(
-        &self,
-        request: &Request<'_>,
-        authorization: Option<&str>,
-        now: Timestamp,
+    /// [`verify_as`](Self::verify_as) from what [`read_now`](Self::read_now) read. What was
+    /// read is used where it lies in the future, not moved into locals (which the future
+    /// would hold beside it).
+    #[allow(clippy::manual_async_fn)] // see the block
+    pub(crate) fn verify_read<'a>(
+        &'a self,
+        request: &'a Request<'a>,
+        authorization: Option<&'a str>,
         expect: Expect,
-        before: Option<BeforeBody>,
-    ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
-        let (params, realm, protocol) = match before {
-            Some(before) => self.read_body(request, authorization, before)?,
-            None => self.read(request, authorization)?,
-        };
-        let (method, timestamp) = self.check_protocol(request, &params, &protocol, now)?;
-        let window = self.policy.timestamp_window;
+        read: Read,
+    ) -> impl Future<Output = Result<(Verified, Option<ConsumerCredential>), VerifyError>> + 'a
+    {
+        // An async block, not an `async fn`: its values are used where the future holds them,
+        // not copied into locals first.
+        async move {
+            let (now, params, protocol) = (read.now, read.params, &read.protocol);
+            let (method, timestamp) = self.check_protocol(request, &params, protocol, now)?;
+            let window = self.policy.timestamp_window;
 
-        // 5. Signature, over the base string rebuilt by the signing code.
-        let params = params.normalize();
-        let consumer_key = utf8(
-            &params,
-            protocol.consumer_key.as_ref(),
-            "oauth_consumer_key",
-        )?;
-        let token =
-            Some(utf8(&params, protocol.token.as_ref(), "oauth_token")?).filter(|t| !t.is_empty());
-        expect.check_parameters(token.is_some(), &params)?;
-        let base_uri = request.base_uri().map_err(VerifyError::malformed_by)?;
-        let base = Base {
-            method: request.method(),
-            uri: &base_uri,
-            params: &params,
-        };
-        let signature = protocol
-            .signature
-            .as_ref()
-            .map_or(&[][..], |s| s.as_slice());
-        // The consumer and the token (if any) are looked up for every method.
-        let consumer = self.credentials.consumer(consumer_key).await?;
-        let held = match token {
-            Some(token) => self.credentials.token(consumer_key, token).await?,
-            None => None,
-        };
-        let authentic = check_signature(
-            &self.macs,
-            method,
-            (consumer.as_ref(), token.is_some(), held.as_ref()),
-            &base,
-            signature,
-        )?;
-        if !authentic {
-            let diagnosis = match &self.diagnosis {
-                Some(budget) => {
-                    let text =
-                        |name: &[u8]| params.iter().find(|p| p.name == name).map(|p| p.value);
-                    let received = diagnose::Received {
-                        request,
-                        method,
-                        consumer_key,
-                        token,
-                        nonce: params.at(protocol.nonce.as_ref()),
-                        timestamp,
-                        realm: realm.as_deref(),
-                        version_sent: protocol.version.is_some(),
-                        body_hash_sent: protocol.body_hash.is_some(),
-                        callback: text(b"oauth_callback"),
-                        verifier: text(b"oauth_verifier"),
-                        signature,
-                    };
-                    Some(self.diagnose(budget, authorization, &received, now).await)
-                }
+            // 5. Signature, over the base string rebuilt by the signing code.
+            let params = params.normalize();
+            let consumer_key = utf8(
+                &params,
+                protocol.consumer_key.as_ref(),
+                "oauth_consumer_key",
+            )?;
+            let token = Some(utf8(&params, protocol.token.as_ref(), "oauth_token")?)
+                .filter(|t| !t.is_empty());
+            expect.check_parameters(token.is_some(), &params)?;
+            let base_uri = request.base_uri().map_err(VerifyError::malformed_by)?;
+            let base = Base {
+                method: request.method(),
+                uri: &base_uri,
+                params: &params,
+            };
+            let signature = protocol
+                .signature
+                .as_ref()
+                .map_or(&[][..], |s| s.as_slice());
+            // The consumer and the token (if any) are looked up for every method.
+            let consumer = self.credentials.consumer(consumer_key).await?;
+            let held = match token {
+                Some(token) => self.credentials.token(consumer_key, token).await?,
                 None => None,
             };
-            return Err(VerifyError::BadSignature {
-                base_string: base.build().into_string(),
-                diagnosis,
-            });
-        }
-        // The token's kind, once the request is known to be signed with it.
-        expect.check_kind(held.as_ref().map(TokenCredential::kind))?;
-
-        // 6. Body hash.
-        if protocol.body_hash.is_some() {
-            let sent = params.at(protocol.body_hash.as_ref());
-            if request.has_form_body() {
-                return Err(VerifyError::BadBodyHash {
-                    detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
+            let authentic = check_signature(
+                &self.macs,
+                method,
+                (consumer.as_ref(), token.is_some(), held.as_ref()),
+                &base,
+                signature,
+            )?;
+            if !authentic {
+                let diagnosis = match &self.diagnosis {
+                    Some(budget) => {
+                        let text =
+                            |name: &[u8]| params.iter().find(|p| p.name == name).map(|p| p.value);
+                        let received = diagnose::Received {
+                            request,
+                            method,
+                            consumer_key,
+                            token,
+                            nonce: params.at(protocol.nonce.as_ref()),
+                            timestamp,
+                            realm: read.realm.as_deref(),
+                            version_sent: protocol.version.is_some(),
+                            body_hash_sent: protocol.body_hash.is_some(),
+                            callback: text(b"oauth_callback"),
+                            verifier: text(b"oauth_verifier"),
+                            signature,
+                        };
+                        // Boxed: only a bad signature makes it, and its future is the largest
+                        // of those a verification awaits, which every verification would carry.
+                        Some(Box::pin(self.diagnose(budget, authorization, &received, now)).await)
+                    }
+                    None => None,
+                };
+                return Err(VerifyError::BadSignature {
+                    base_string: base.build().into_string(),
+                    diagnosis,
                 });
             }
-            check_body_hash(self.policy.body_hash_digest, method, request.body(), sent)?;
-        }
+            // The token's kind, once the request is known to be signed with it.
+            expect.check_kind(held.as_ref().map(TokenCredential::kind))?;
 
-        // 7. Nonce, last: only an authentic request is recorded.
-        let nonce = params.at(protocol.nonce.as_ref());
-        let key = NonceKey {
-            consumer_key,
-            token,
-            timestamp,
-            nonce,
-        };
-        let expires_at = nonce_expiry(timestamp, window);
-        if !self.nonces.insert(&key, now, expires_at).await? {
-            return Err(VerifyError::ReplayedNonce);
-        }
+            // 6. Body hash.
+            if protocol.body_hash.is_some() {
+                let sent = params.at(protocol.body_hash.as_ref());
+                if request.has_form_body() {
+                    return Err(VerifyError::BadBodyHash {
+                        detail: "oauth_body_hash is sent with a form body, whose parameters are signed instead: leave it out",
+                    });
+                }
+                check_body_hash(self.policy.body_hash_digest, method, request.body(), sent)?;
+            }
 
-        let token = token.and(protocol.token);
-        let verified = Verified {
-            consumer_key: protocol.consumer_key,
-            token,
-            owner: held.and_then(TokenCredential::into_owner),
-            method,
-            timestamp,
-            realm,
-            params,
-        };
-        Ok((verified, consumer))
+            // 7. Nonce, last: only an authentic request is recorded.
+            let nonce = params.at(protocol.nonce.as_ref());
+            let key = NonceKey {
+                consumer_key,
+                token,
+                timestamp,
+                nonce,
+            };
+            let expires_at = nonce_expiry(timestamp, window);
+            if !self.nonces.insert(&key, now, expires_at).await? {
+                return Err(VerifyError::ReplayedNonce);
+            }
+
+            let token = token.and(read.protocol.token);
+            let verified = Verified {
+                consumer_key: read.protocol.consumer_key,
+                token,
+                owner: held.and_then(TokenCredential::into_owner),
+                method,
+                timestamp,
+                realm: read.realm,
+                params,
+            };
+            Ok((verified, consumer))
+        }
     }
 
     /// The collected parameters (the realm aside) and where the protocol parameters lie in

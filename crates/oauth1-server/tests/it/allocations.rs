@@ -171,3 +171,41 @@ fn too_many_parameters_are_refused_before_room_is_made_for_them() {
         info.bytes_max
     );
 }
+
+/// A verification's future is moved whole (and boxed by a `tower` service): what it holds
+/// is copied at each move. Held to a bound with room, so that a value held twice (an
+/// argument copied into a local, a value moved out but still in scope at an await) is seen.
+#[test]
+fn a_verification_holds_what_it_needs_once() {
+    use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verifier};
+    let verifier = Verifier::new(MemoryCredentials::new(), MemoryNonceStore::new());
+    let request = Request::new("GET", "https://api.example.com/a?b=c").unwrap();
+    let verifying = verifier.verify(&request, None);
+    let size = std::mem::size_of_val(&verifying);
+    assert!(size <= 1024, "{size} bytes");
+}
+
+/// The same of the `tower` layer's future (a form POST, whose body is read).
+#[cfg(feature = "tower")]
+#[test]
+fn the_layer_holds_what_it_needs_once() {
+    use bytes::Bytes;
+    use http_body_util::Full;
+    use oauth1_server::tower::VerifyLayer;
+    use oauth1_server::{MemoryCredentials, MemoryNonceStore, Verifier};
+    use tower::{service_fn, Layer, Service};
+
+    let verifier = Verifier::new(MemoryCredentials::new(), MemoryNonceStore::new());
+    let mut service = VerifyLayer::new(verifier, "https://api.example.com")
+        .unwrap()
+        .layer(service_fn(|_: http::Request<Full<Bytes>>| async {
+            Ok::<_, std::convert::Infallible>(http::Response::new(Full::<Bytes>::default()))
+        }));
+    let request = http::Request::post("/a?b=c")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Full::from("d=e"))
+        .unwrap();
+    let answering = service.call(request);
+    let size = std::mem::size_of_val(&*answering);
+    assert!(size <= 1600, "{size} bytes");
+}
