@@ -17,8 +17,8 @@
 //!    is handed on unread: it is not authenticated (RFC 5849 §3.4.1.3.1), unless the policy
 //!    requires the Body Hash extension ([`Policy::require_body_hash`]);
 //! 4. verifies the request, and then either
-//!    - hands it on, the body unchanged and the [`Verified`] identity in the request's
-//!      extensions, or
+//!    - hands it on, the body unchanged and the [`Verified`](crate::Verified) identity in the
+//!      request's extensions, or
 //!    - answers for the service: 400 or 401 (with `WWW-Authenticate: OAuth realm="…"` on 401)
 //!      and the OAuth Problem Reporting body (`oauth_problem=…&oauth_problem_advice=…`,
 //!      `application/x-www-form-urlencoded`); 413 for a body over the limit; 503 with a fixed
