@@ -395,6 +395,16 @@ enum Target<'a> {
     Parsed(Url),
 }
 
+impl Target<'_> {
+    /// The query, without its `?`; empty when there is none.
+    fn query(&self) -> &str {
+        match self {
+            Target::Plain(request) => request.query(),
+            Target::Parsed(url) => url.query().unwrap_or(""),
+        }
+    }
+}
+
 impl<'a> Received<'a> {
     /// The request received, with `body`; a parsed URL kept in `parsed`, which it borrows.
     fn into_request<'b>(
@@ -440,10 +450,7 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
             }
             None => Target::Parsed(self.parsed(parts)?),
         };
-        let query = match &target {
-            Target::Plain(request) => request.query(),
-            Target::Parsed(url) => url.query().unwrap_or(""),
-        };
+        let query = target.query();
         let mut headers = parts.headers.get_all(AUTHORIZATION).iter();
         let authorization =
             match (headers.next(), headers.next()) {

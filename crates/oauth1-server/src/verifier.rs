@@ -111,6 +111,12 @@ impl Verified {
     }
 }
 
+/// Takes `oauth_signature` out of the parameters, its bytes wiped: it is not signed, and a
+/// PLAINTEXT signature is the secrets.
+fn take_out_signature(params: &mut Parameters) {
+    params.retain(|p| p.name != b"oauth_signature");
+}
+
 /// What verification reads of a request before it asks a store: the time it verifies at, the
 /// parameters (the signature taken out), the realm, where the protocol parameters lie.
 pub(crate) struct Read {
@@ -142,7 +148,7 @@ impl BeforeBody {
 impl Drop for BeforeBody {
     fn drop(&mut self) {
         // A PLAINTEXT signature is the secrets: not left in freed memory.
-        self.params.retain(|p| p.name != b"oauth_signature");
+        take_out_signature(&mut self.params);
     }
 }
 
@@ -277,7 +283,17 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         authorization: Option<&str>,
         before: Option<BeforeBody>,
     ) -> Result<Read, VerifyError> {
-        let now = self.clock.now()?;
+        self.read_at(self.clock.now()?, request, authorization, before)
+    }
+
+    /// [`read_now`](Self::read_now) at `now`.
+    fn read_at(
+        &self,
+        now: Timestamp,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        before: Option<BeforeBody>,
+    ) -> Result<Read, VerifyError> {
         let (params, realm, protocol) = match before {
             Some(before) => self.read_body(request, authorization, before)?,
             None => self.read(request, authorization)?,
@@ -346,13 +362,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         expect: Expect,
     ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
         let verifying = {
-            let (params, realm, protocol) = self.read(request, authorization)?;
-            let read = Read {
-                now,
-                params,
-                realm,
-                protocol,
-            };
+            let read = self.read_at(now, request, authorization, None)?;
             self.verify_read(request, authorization, expect, read)
         };
         verifying.await
@@ -492,7 +502,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     ) -> Result<(Parameters, Option<String>, ProtocolSpans), VerifyError> {
         let (mut params, realm) = self.collect(request, authorization)?;
         let protocol = find_protocol(&params);
-        params.retain(|p| p.name != b"oauth_signature");
+        take_out_signature(&mut params);
         Ok((params, realm, protocol?))
     }
 
@@ -510,15 +520,14 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         let read = params.len();
         server::collect_body(&mut params, request, &self.policy.limits)
             .map_err(VerifyError::malformed_by)?;
-        if params
+        let in_body = params
             .iter()
             .skip(read)
-            .any(|p| p.name.starts_with(b"oauth_"))
-        {
-            params.retain(|p| p.name != b"oauth_signature");
+            .any(|p| p.name.starts_with(b"oauth_"));
+        take_out_signature(&mut params);
+        if in_body {
             return self.read(request, authorization);
         }
-        params.retain(|p| p.name != b"oauth_signature");
         Ok((params, realm, protocol))
     }
 
