@@ -574,9 +574,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
 
         // 3. Signature method.
-        let method = std::str::from_utf8(params.at(protocol.signature_method.as_ref()))
-            .ok()
-            .and_then(|m| m.parse::<SignatureMethod>().ok())
+        let sent = params.at(protocol.signature_method.as_ref());
+        let method = (SignatureMethod::ALL.into_iter())
+            .find(|m| m.as_str().as_bytes() == sent)
             .filter(|m| self.policy.methods.contains(m))
             .ok_or_else(|| VerifyError::UnsupportedSignatureMethod {
                 method: text(protocol.signature_method.as_ref()),
