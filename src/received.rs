@@ -217,6 +217,47 @@ mod tests {
         assert!(compared > 150, "{compared}");
     }
 
+    /// Of several faults the first said is the header's (it does not parse), then the count
+    /// (query, body and header past the limit), then the query's or the body's (a malformed
+    /// escape); and the parameters come in the order of their sources, the header's last.
+    #[test]
+    fn faults_are_said_header_first_then_the_count_then_the_decoding() {
+        let good = r#"OAuth realm="r", oauth_consumer_key="k", oauth_nonce="n""#;
+        let bad = r#"OAuth oauth_consumer_key="k", oauth_nonce"#;
+        let said = |query: &str, body: &[u8], header: &str, limit: usize| {
+            let url = format!("https://api.example.com/a{query}");
+            let request = Request::new("POST", &url).unwrap().with_form_body(body);
+            match collect(&request, Some(header), &Limits::new(1024, limit)) {
+                Ok((params, realm)) => {
+                    let names: Vec<String> = (params.iter())
+                        .map(|p| format!("{} {}", p.source, p.name.escape_ascii()))
+                        .collect();
+                    format!("{} {realm:?}", names.join(", "))
+                }
+                Err(CollectError::TooManyParameters { .. }) => "too many".to_owned(),
+                Err(CollectError::Header(_)) => "header".to_owned(),
+                Err(CollectError::Parameters(Error::InvalidPercentEncoding {
+                    location, ..
+                })) => {
+                    format!("decoding {location}")
+                }
+                Err(CollectError::Parameters(e)) => format!("{e}"),
+            }
+        };
+        for (query, body) in [("?a=%zz", &b"b=1"[..]), ("?a=1", b"b=%zz")] {
+            assert_eq!(said(query, body, bad, 100), "header");
+            assert_eq!(said(query, body, good, 3), "too many");
+            assert_eq!(said(query, body, good, 4), said(query, body, good, 100));
+            assert!(said(query, body, good, 4).starts_with("decoding "));
+        }
+        assert_eq!(said("?a=1", b"b=1", bad, 100), "header");
+        assert_eq!(said("?a=1", b"b=1", good, 3), "too many");
+        assert_eq!(
+            said("?a=1", b"b=1", good, 4),
+            "query a, body b, header oauth_consumer_key, header oauth_nonce Some(\"r\")"
+        );
+    }
+
     /// An error wipes what was collected before (a PLAINTEXT signature, say).
     #[test]
     fn an_error_in_the_body_wipes_what_was_collected() {
