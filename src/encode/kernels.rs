@@ -12,6 +12,8 @@
 //! strict reference decoder at every length across its switch-over, with escapes and malformed
 //! escapes at every position.
 
+use wide::u8x16;
+
 use super::rules::{
     escape_error, is_letter, is_unreserved, is_unreserved_lookup, DecodeError, HEX, HEX_VALUE,
 };
@@ -106,32 +108,30 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
 }
 
 /// The length of the leading run of unreserved bytes, a chunk at a time: each chunk's bytes
-/// to stop at as a word with a bit in each such byte (vector comparisons), the run ending at
-/// the first bit set. The last bytes are read as the chunk that ends the input, overlapping
-/// the chunk before; only input shorter than a chunk is read byte by byte. Header names and
-/// values are mostly unreserved and a few chunks long.
+/// to stop at as a bit each ([`reserved_bits`]), the run ending at the first bit set. The last
+/// bytes are read as the chunk that ends the input, overlapping the chunk before; only input
+/// shorter than a chunk is read byte by byte. Header names and values are mostly unreserved
+/// and a few chunks long.
 #[inline]
 pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<CHUNK>) {
-        let stops = reserved_mask(chunk);
+        let stops = reserved_bits(chunk);
         if stops != 0 {
-            return i + stops.trailing_zeros() as usize / 8;
+            return i + stops.trailing_zeros() as usize;
         }
         i += CHUNK;
     }
     match bytes.last_chunk::<CHUNK>() {
-        // The bytes before `i` in the last chunk are unreserved already: shifted out.
+        // The bytes before `i` in the last chunk are unreserved already: shifted out (fewer
+        // than the chunk's sixteen bits).
         Some(last) => {
             let seen = i - (bytes.len() - CHUNK);
-            #[allow(clippy::cast_possible_truncation)] // at most 8 x 16
-            let stops = reserved_mask(last)
-                .checked_shr(8 * seen as u32)
-                .unwrap_or(0);
+            let stops = reserved_bits(last) >> seen;
             if stops == 0 {
                 bytes.len()
             } else {
-                i + stops.trailing_zeros() as usize / 8
+                i + stops.trailing_zeros() as usize
             }
         }
         None => bytes
@@ -141,14 +141,21 @@ pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// The bytes of `chunk` that are not unreserved, as the lowest bit of each byte of a word (bit
-/// `8k` for byte `k`), computed without branching so that it compiles to vector instructions.
-/// The array's `map` is what the compiler vectorizes (out of line, called from here); written
-/// as a loop over the array it has made the tests one byte at a time, and a `reserved_mask` of
-/// its own out of line only adds a call per chunk.
+/// The bytes of `chunk` that are not unreserved, a bit each (bit `k` for byte `k`): the tests
+/// of [`is_unreserved`] as vector comparisons, their mask extracted at once (SSE2's
+/// `pmovmskb` on x86-64; `wide` falls back to plain code where it has no vectors).
 #[inline]
-fn reserved_mask(chunk: &[u8; CHUNK]) -> u128 {
-    u128::from_le_bytes(chunk.map(|b| u8::from(!is_unreserved(b))))
+fn reserved_bits(chunk: &[u8; CHUNK]) -> u32 {
+    let v = u8x16::new(*chunk);
+    let splat = u8x16::splat;
+    // Lanes below `n` (unsigned): those the minimum with `n - 1` leaves as they are.
+    let below = |x: u8x16, n: u8| x.min(splat(n - 1)).cmp_eq(x);
+    let letter = below((v | splat(0x20)) + splat(0u8.wrapping_sub(b'a')), 26);
+    let dash_dot_digit = below(v + splat(0u8.wrapping_sub(b'-')), 13) & !v.cmp_eq(splat(b'/'));
+    let marks = v.cmp_eq(splat(b'_')) | v.cmp_eq(splat(b'~'));
+    #[allow(clippy::cast_sign_loss)] // sixteen bits, one a lane
+    let unreserved = (letter | dash_dot_digit | marks).move_mask() as u32;
+    !unreserved & 0xffff
 }
 
 /// The number of times `byte` occurs in `bytes`.

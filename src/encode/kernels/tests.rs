@@ -183,3 +183,22 @@ fn hex_digits_by_arithmetic_agree_with_the_table() {
         }
     }
 }
+
+/// The unreserved scan classifies every byte value as the rules do, at every position of a
+/// chunk, of the overlapping last chunk and of input shorter than a chunk.
+#[test]
+fn the_unreserved_scan_stops_at_every_byte_the_rules_reserve() {
+    for len in [1, 7, 15, 16, 17, 31, 32, 33] {
+        for at in 0..len {
+            for byte in 0..=u8::MAX {
+                let mut bytes = vec![b'~'; len];
+                bytes[at] = byte;
+                assert_eq!(
+                    unreserved_len(&bytes),
+                    naive::unreserved_len(&bytes),
+                    "{byte:#04x} at {at} of {len}"
+                );
+            }
+        }
+    }
+}
