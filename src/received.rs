@@ -45,8 +45,19 @@ pub fn collect(
         count + 8,
         text_len(sources) + authorization.map_or(0, str::len),
     );
-    // The header's parameters are decoded straight into `params` first, then listed after the
-    // query's and the body's, where they are collected.
+    // The query's and the body's parameters first, then the header's, decoded straight into
+    // `params` after them: in the order they are collected, with nothing to move.
+    if let Err(e) = collect_into(&mut params, sources) {
+        // Still, a header that does not parse is said first, then a count past the limit.
+        if let Some(header) = authorization {
+            let parsed = Authorization::parse_with(header, limits).map_err(CollectError::Header)?;
+            if count + parsed.parameters().len() > limits.max_parameters {
+                return Err(too_many());
+            }
+        }
+        return Err(CollectError::Parameters(e));
+    }
+    let collected = params.len();
     let mut realm = None;
     if let Some(header) = authorization {
         realm = parse_parts(header, limits, |part| {
@@ -57,13 +68,10 @@ pub fn collect(
             CollectError::Header(e)
         })?;
     }
-    let header_count = params.len();
-    if count + header_count > limits.max_parameters {
+    if count + (params.len() - collected) > limits.max_parameters {
         params.wipe();
         return Err(too_many());
     }
-    collect_into(&mut params, sources).map_err(CollectError::Parameters)?;
-    params.move_first_to_end(header_count);
     Ok((params, realm))
 }
 

@@ -284,13 +284,6 @@ impl Parameters {
         Ok(())
     }
 
-    /// Moves the first `count` parameters after the others, keeping the order within each
-    /// part: the verifier decodes the header first and lists its parameters last.
-    pub(crate) fn move_first_to_end(&mut self, count: usize) {
-        let count = count.min(self.entries.len());
-        self.entries.rotate_left(count);
-    }
-
     /// Adds the parameters of a query string or form body (`name=value` pairs joined by `&`),
     /// strictly decoding each name and value (`+` is a space). A name without `=` has an empty
     /// value; empty pairs (`a=1&&b=2`) are skipped.
