@@ -2,6 +2,8 @@
 //! each lies among the collected parameters, and what each kind of request needs (RFC 5849
 //! §2, §3.1).
 
+use zeroize::{Zeroize, Zeroizing};
+
 use crate::error::VerifyError;
 
 use crate::store::TokenKind;
@@ -16,11 +18,57 @@ pub(super) struct ProtocolSpans {
     pub(super) consumer_key: Option<Span>,
     pub(super) token: Option<Span>,
     pub(super) signature_method: Option<Span>,
-    pub(super) signature: Option<zeroize::Zeroizing<Vec<u8>>>,
+    pub(super) signature: Option<SentSignature>,
     pub(super) timestamp: Option<Span>,
     pub(super) nonce: Option<Span>,
     pub(super) version: Option<Span>,
     pub(super) body_hash: Option<Span>,
+}
+
+/// The signature received, copied out of the parameters (which then wipe it): held in place
+/// when it is no longer than an HMAC's (88 characters for HMAC-SHA512), so that the common
+/// verification allocates nothing for it, on the heap when it is longer (RSA, PLAINTEXT);
+/// wiped when dropped either way, since a PLAINTEXT signature is the secrets.
+pub(super) enum SentSignature {
+    /// The first `len` bytes.
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE],
+    },
+    Heap(Zeroizing<Vec<u8>>),
+}
+
+/// The longest signature held in place: HMAC-SHA512's 64 bytes in base64.
+const INLINE: usize = 88;
+
+impl SentSignature {
+    fn new(value: &[u8]) -> Self {
+        match u8::try_from(value.len()) {
+            Ok(len) if value.len() <= INLINE => {
+                let mut bytes = [0; INLINE];
+                bytes[..value.len()].copy_from_slice(value);
+                SentSignature::Inline { len, bytes }
+            }
+            _ => SentSignature::Heap(Zeroizing::new(value.to_vec())),
+        }
+    }
+
+    /// The signature's bytes.
+    pub(super) fn as_slice(&self) -> &[u8] {
+        match self {
+            SentSignature::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            SentSignature::Heap(bytes) => bytes,
+        }
+    }
+}
+
+impl Drop for SentSignature {
+    fn drop(&mut self) {
+        // The bytes held, not the whole array, which volatile writes would each visit.
+        if let SentSignature::Inline { len, bytes } = self {
+            bytes[..usize::from(*len)].zeroize();
+        }
+    }
 }
 
 /// Finds the transport that carries the `oauth_*` parameters (exactly one may) and where their
@@ -62,7 +110,7 @@ pub(super) fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, Verify
                 if protocol.signature.is_some() {
                     repeated = Some(first_of(repeated, p.name));
                 }
-                protocol.signature = Some(zeroize::Zeroizing::new(p.value.to_vec()));
+                protocol.signature = Some(SentSignature::new(p.value));
                 continue;
             }
             _ => {

@@ -99,18 +99,18 @@ fn second_verification(
 
 /// W5 of the benchmarks: verifying the X API sample, each request with its own nonce.
 #[test]
-fn verifying_the_x_api_sample_allocates_three_times() {
+fn verifying_the_x_api_sample_allocates_twice() {
     let mut credentials = oauth1_server::MemoryCredentials::new();
     credentials.add_consumer(CONSUMER.0, CONSUMER.1);
     credentials.add_token(CONSUMER.0, TOKEN.0, TOKEN.1);
     let (verified, count) = second_verification(credentials, TOKEN.0);
     assert_eq!(verified.consumer_key(), CONSUMER.0);
-    // The parameters and their index (2), the header's decoded straight into them; the
-    // signature's copy (1). The consumer key and token returned are read from the
+    // The parameters and their index, the header's decoded straight into them; the
+    // signature's copy is held in place (an HMAC's is at most 88 bytes). The consumer key and token returned are read from the
     // parameters; the base string is hashed as it is written, never built; the secrets the
     // store hands out share their bytes with the store's; the HMAC keyed for the first
     // request is kept, so no key is made.
-    assert_eq!(count, 3, "{count} allocations to verify");
+    assert_eq!(count, 2, "{count} allocations to verify");
 }
 
 /// A token issued to a user: its owner is returned too, one allocation more. The credential
@@ -135,7 +135,7 @@ fn verifying_with_a_token_that_has_an_owner_allocates_once_more() {
     let (verified, count) = second_verification(credentials, "owned-token");
     assert_eq!(verified.resource_owner(), Some("frank"));
     assert_eq!(
-        count, 4,
+        count, 3,
         "{count} allocations to verify with an owned token"
     );
 }
