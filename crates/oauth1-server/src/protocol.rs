@@ -27,8 +27,9 @@ pub(super) struct ProtocolSpans {
 
 /// The signature received, copied out of the parameters (which then wipe it): held in place
 /// when it is no longer than an HMAC's (88 characters for HMAC-SHA512), so that the common
-/// verification allocates nothing for it, on the heap when it is longer (RSA, PLAINTEXT);
-/// wiped when dropped either way, since a PLAINTEXT signature is the secrets.
+/// verification allocates nothing for it; on the heap when it is longer (RSA) or holds a `&`:
+/// a PLAINTEXT signature is the secrets joined by `&`, and held in place it would be copied
+/// wherever the spans are moved, where nothing wipes it. Wiped when dropped either way.
 pub(super) enum SentSignature {
     /// The first `len` bytes.
     Inline {
@@ -44,7 +45,7 @@ const INLINE: usize = 88;
 impl SentSignature {
     fn new(value: &[u8]) -> Self {
         match u8::try_from(value.len()) {
-            Ok(len) if value.len() <= INLINE => {
+            Ok(len) if value.len() <= INLINE && !value.contains(&b'&') => {
                 let mut bytes = [0; INLINE];
                 bytes[..value.len()].copy_from_slice(value);
                 SentSignature::Inline { len, bytes }
@@ -196,5 +197,27 @@ impl Expect {
             }),
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SentSignature;
+
+    /// An HMAC's signature is held in place; a PLAINTEXT one (the secrets, joined by `&`) and
+    /// anything longer than HMAC-SHA512's go to the heap, whose bytes moves do not copy.
+    #[test]
+    fn only_a_short_signature_without_an_ampersand_is_held_in_place() {
+        let inline = |value: &[u8]| {
+            let sent = SentSignature::new(value);
+            assert_eq!(sent.as_slice(), value);
+            matches!(sent, SentSignature::Inline { .. })
+        };
+        assert!(inline(b"tnnArxj06cWHq44gCs1OSKk/jLY="));
+        assert!(inline(&[b'A'; 88]));
+        assert!(inline(b""));
+        assert!(!inline(&[b'A'; 89]));
+        assert!(!inline(b"kd94hf93k423kf44&pfkkdhi9sl3r4s00"));
+        assert!(!inline(b"kd94hf93k423kf44&"));
     }
 }
