@@ -3,11 +3,13 @@
 //! early, over fixed-size arrays), each beside the plain byte-by-byte function it must agree
 //! with; and the block encoder, which writes a whole table entry a byte without branching on
 //! it. The RFC's rules are in the module above; these only answer the same questions faster.
-//! The decoders are here too: eight bytes at a time as a word for short runs, and a block of
+//! The run of unreserved bytes a header's parser asks for is found with `wide`'s 16-byte
+//! vectors, whose comparison mask comes out as bits at once. The decoders are here too: eight bytes at a time as a word for short runs, and a block of
 //! bytes at a time for long values, every byte decoded as if it began an escape.
 //!
 //! The tests (`kernels/tests.rs`) hold each scanning kernel to its twin at every length past
-//! several blocks, with a byte that stops it at every position; the encoder's tests hold every
+//! several blocks, with a byte that stops it at every position (the unreserved scan with every
+//! byte value at every position of a chunk); the encoder's tests hold every
 //! encoder to a byte-by-byte one across block boundaries; and the pair decoder is held to the
 //! strict reference decoder at every length across its switch-over, with escapes and malformed
 //! escapes at every position.
