@@ -36,10 +36,7 @@ pub fn collect(
     // the first thing said.
     let count = count_parameters(sources);
     if count > limits.max_parameters {
-        if let Some(header) = authorization {
-            Authorization::parse_with(header, limits).map_err(CollectError::Header)?;
-        }
-        return Err(too_many());
+        return Err(first_fault(authorization, limits, count, too_many()));
     }
     let mut params = Parameters::with_capacity(
         count + 8,
@@ -48,14 +45,8 @@ pub fn collect(
     // The query's and the body's parameters first, then the header's, decoded straight into
     // `params` after them: in the order they are collected, with nothing to move.
     if let Err(e) = collect_into(&mut params, sources) {
-        // Still, a header that does not parse is said first, then a count past the limit.
-        if let Some(header) = authorization {
-            let parsed = Authorization::parse_with(header, limits).map_err(CollectError::Header)?;
-            if count + parsed.parameters().len() > limits.max_parameters {
-                return Err(too_many());
-            }
-        }
-        return Err(CollectError::Parameters(e));
+        let fault = CollectError::Parameters(e);
+        return Err(first_fault(authorization, limits, count, fault));
     }
     let collected = params.len();
     let mut realm = None;
@@ -73,6 +64,27 @@ pub fn collect(
         return Err(too_many());
     }
     Ok((params, realm))
+}
+
+/// What is said of a request whose `count` query and body parameters could not all be
+/// collected, `fault` being why: a header that does not parse first, then a count past the
+/// limit with the header's parameters, then `fault`. The header is parsed on its own for it.
+fn first_fault(
+    authorization: Option<&str>,
+    limits: &Limits,
+    count: usize,
+    fault: CollectError,
+) -> CollectError {
+    let header = authorization.map(|header| Authorization::parse_with(header, limits));
+    match header {
+        Some(Err(e)) => CollectError::Header(e),
+        Some(Ok(parsed)) if count + parsed.parameters().len() > limits.max_parameters => {
+            CollectError::TooManyParameters {
+                limit: limits.max_parameters,
+            }
+        }
+        _ => fault,
+    }
 }
 
 /// Adds `request`'s form body parameters to `params`, which [`collect`] gave for the same

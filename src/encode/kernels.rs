@@ -4,13 +4,14 @@
 //! with; and the block encoder, which writes a whole table entry a byte without branching on
 //! it. The RFC's rules are in the module above; these only answer the same questions faster.
 //! The run of unreserved bytes a header's parser asks for is found with `wide`'s 16-byte
-//! vectors, whose comparison mask comes out as bits at once. The decoders are here too: eight bytes at a time as a word for short runs, and a block of
-//! bytes at a time for long values, every byte decoded as if it began an escape.
+//! vectors, whose comparison mask comes out as bits at once. The decoders are here too: eight
+//! bytes at a time as a word for short runs, and a block of bytes at a time for long values,
+//! every byte decoded as if it began an escape.
 //!
 //! The tests (`kernels/tests.rs`) hold each scanning kernel to its twin at every length past
 //! several blocks, with a byte that stops it at every position (the unreserved scan with every
-//! byte value at every position of a chunk); the encoder's tests hold every
-//! encoder to a byte-by-byte one across block boundaries; and the pair decoder is held to the
+//! byte value at every position of a chunk); the encoder's tests hold every encoder to a
+//! byte-by-byte one across block boundaries; and the pair decoder is held to the
 //! strict reference decoder at every length across its switch-over, with escapes and malformed
 //! escapes at every position.
 
@@ -125,8 +126,8 @@ pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
         i += CHUNK;
     }
     match bytes.last_chunk::<CHUNK>() {
-        // The bytes before `i` in the last chunk are unreserved already: shifted out (fewer
-        // than the chunk's sixteen bits).
+        // The bytes before `i` in the last chunk are unreserved already: shifted out (at most
+        // all sixteen of its bits, which a `u32` shifts without overflow).
         Some(last) => {
             let seen = i - (bytes.len() - CHUNK);
             let stops = reserved_bits(last) >> seen;
