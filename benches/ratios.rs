@@ -32,7 +32,9 @@ use oauth1_signer::header::Authorization;
 use oauth1_signer::parts::Endpoint;
 use oauth1_signer::{Request, RequestParts};
 
-use common::{hmac_sha1, layered, peer_authorization, received, serve_at_once, Workload};
+use common::{
+    hmac_sha1, layered, peer_authorization, received, serve_at_once, Making, Ok200, Workload,
+};
 
 /// One row: a name and one iteration of its work.
 struct Row<'a> {
@@ -243,6 +245,10 @@ fn verifying(rounds: usize) {
     let mut service = layered(&w);
     let mut pool = received(&w, &headers);
     let mut served = 0;
+    let making = Making::new(&w);
+    let mut made = 0;
+    let mut fresh_service = layered(&w);
+    let mut fresh_served = 0;
     let limits = oauth1_signer::header::Limits::default();
     let mut rows = [
         // Outside: the signer and the parsed request. Inside: the signature.
@@ -292,6 +298,25 @@ fn verifying(rounds: usize) {
             }
             serve_at_once(&mut service, pool.pop().expect("a request left"));
             served += 1;
+        }),
+        // Outside: the signed headers. Inside: the next received request made (its method,
+        // target and headers copied into an `http::Request`, as a server's HTTP parser makes
+        // it) and handed to the inner service alone, which answers 200; the request and the
+        // answer dropped. The base of the next row.
+        Row::new("oauth1-server: request made, Ok200 alone", || {
+            serve_at_once(&mut Ok200, making.request(&headers[made % POOL]));
+            made += 1;
+        }),
+        // The same through the layer (a new layer and store made inside, once per 4,096): the
+        // difference from the row before is the layer's work on a request fresh in memory, as
+        // a server's is.
+        Row::new("oauth1-server: request made, VerifyService", || {
+            if fresh_served == POOL {
+                fresh_service = layered(&w);
+                fresh_served = 0;
+            }
+            serve_at_once(&mut fresh_service, making.request(&headers[fresh_served]));
+            fresh_served += 1;
         }),
         // Outside: the credential store, the parsed request, the signed headers. Inside: the
         // verification (header parse, lookups, signature, nonce record); a new store, when the

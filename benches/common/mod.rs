@@ -383,25 +383,46 @@ impl Service<http::Request<Full<Bytes>>> for Ok200 {
 /// The W1 request as a server receives it (method, request target, Host, Content-Type, the
 /// Authorization header, the form body), once for each header.
 pub fn received(w: &Workload, headers: &[String]) -> Vec<http::Request<Full<Bytes>>> {
-    let target = match w.url.query() {
-        Some(query) => format!("{}?{query}", w.url.path()),
-        None => w.url.path().to_owned(),
-    };
-    let body = Bytes::copy_from_slice(w.body());
+    let making = Making::new(w);
     headers
         .iter()
-        .map(|header| {
-            let mut request = http::Request::builder()
-                .method(w.case.method.as_str())
-                .uri(target.as_str())
-                .header(http::header::HOST, w.url.host_str().expect("a host"))
-                .header(http::header::AUTHORIZATION, header.as_str());
-            for (name, value) in &w.content_type() {
-                request = request.header(name, value);
-            }
-            request.body(Full::new(body.clone())).expect("a request")
-        })
+        .map(|header| making.request(header))
         .collect()
+}
+
+/// What makes `w`'s request as a server receives it, given its `Authorization` header.
+pub struct Making<'w> {
+    w: &'w Workload,
+    target: String,
+    body: Bytes,
+}
+
+impl<'w> Making<'w> {
+    /// The request target (path and query) and the body of `w`, made once.
+    pub fn new(w: &'w Workload) -> Self {
+        let target = match w.url.query() {
+            Some(query) => format!("{}?{query}", w.url.path()),
+            None => w.url.path().to_owned(),
+        };
+        let body = Bytes::copy_from_slice(w.body());
+        Making { w, target, body }
+    }
+
+    /// The request with `header`: its method, target, `Host`, `Authorization` and
+    /// `Content-Type` copied into a new `http::Request`, its body shared.
+    pub fn request(&self, header: &str) -> http::Request<Full<Bytes>> {
+        let mut request = http::Request::builder()
+            .method(self.w.case.method.as_str())
+            .uri(self.target.as_str())
+            .header(http::header::HOST, self.w.url.host_str().expect("a host"))
+            .header(http::header::AUTHORIZATION, header);
+        for (name, value) in &self.w.content_type() {
+            request = request.header(name, value);
+        }
+        request
+            .body(Full::new(self.body.clone()))
+            .expect("a request")
+    }
 }
 
 /// The tower layer over [`Ok200`] for `w`'s origin, verifying with a new memory nonce store at
@@ -418,10 +439,10 @@ pub fn layered(w: &Workload) -> VerifyService<Ok200, MemoryCredentials, MemoryNo
 /// Hands `request` to `service`, whose answer must come at once (the memory stores never
 /// wait), and be 200.
 #[inline]
-pub fn serve_at_once(
-    service: &mut VerifyService<Ok200, MemoryCredentials, MemoryNonceStore>,
-    request: http::Request<Full<Bytes>>,
-) {
+pub fn serve_at_once<S>(service: &mut S, request: http::Request<Full<Bytes>>)
+where
+    S: Service<http::Request<Full<Bytes>>, Response = http::Response<String>, Error = Infallible>,
+{
     match pin!(service.call(request)).poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(Ok(response)) => assert_eq!(response.status(), 200),
         _ => panic!("the layer answers at once, and 200"),
