@@ -28,6 +28,55 @@ pub fn collect(
     authorization: Option<&str>,
     limits: &Limits,
 ) -> Result<(Parameters, Option<String>), CollectError> {
+    collect_with_room(request, authorization, limits, 0)
+}
+
+/// [`collect`] of a request given before its body is read, with room made for `body_len`
+/// bytes of a form body: [`collect_body`] then adds the body's parameters (if they fit, with
+/// a few more parameters than the request has) without copying what was collected into a
+/// larger buffer. A server passes the body's announced length (`Content-Length`); a wrong
+/// length costs a copy, never a wrong result, and room is made for at most 64 KiB (a longer
+/// body is added with one copy, small beside decoding it).
+///
+/// ```
+/// use oauth1_signer::header::Limits;
+/// use oauth1_signer::{server, Request};
+///
+/// let url = "https://photos.example.net/photos?size=original";
+/// let header = r#"OAuth oauth_consumer_key="dpf43f3p2l4k3l03""#;
+/// let body = b"file=vacation.jpg";
+/// let limits = Limits::default();
+/// let before = Request::new("POST", url)?;
+/// let (mut params, _) = server::collect_before_body(&before, Some(header), &limits, body.len())?;
+/// let whole = Request::new("POST", url)?.with_form_body(body);
+/// server::collect_body(&mut params, &whole, &limits)?;
+/// let names: Vec<&[u8]> = params.iter().map(|p| p.name).collect();
+/// assert_eq!(names, [&b"size"[..], b"oauth_consumer_key", b"file"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// Those of [`collect`].
+pub fn collect_before_body(
+    request: &Request<'_>,
+    authorization: Option<&str>,
+    limits: &Limits,
+    body_len: usize,
+) -> Result<(Parameters, Option<String>), CollectError> {
+    collect_with_room(request, authorization, limits, body_len)
+}
+
+/// The most room [`collect_before_body`] makes for a body.
+const BODY_ROOM_MAX: usize = 64 * 1024;
+
+/// [`collect`] with room for `extra` more bytes (at most [`BODY_ROOM_MAX`]).
+fn collect_with_room(
+    request: &Request<'_>,
+    authorization: Option<&str>,
+    limits: &Limits,
+    extra: usize,
+) -> Result<(Parameters, Option<String>), CollectError> {
     let sources = request.sources();
     let too_many = || CollectError::TooManyParameters {
         limit: limits.max_parameters,
@@ -40,7 +89,7 @@ pub fn collect(
     }
     let mut params = Parameters::with_capacity(
         count + 8,
-        text_len(sources) + authorization.map_or(0, str::len),
+        text_len(sources) + authorization.map_or(0, str::len) + extra.min(BODY_ROOM_MAX),
     );
     // The query's and the body's parameters first, then the header's, decoded straight into
     // `params` after them: in the order they are collected, with nothing to move.

@@ -5,8 +5,8 @@
 //! - [`collect`]: a received request's parameters, collected as a server must (RFC 5849
 //!   §3.4.1.3.1): the query's, the form body's, then the `Authorization` header's (the realm
 //!   aside), within a server's [`Limits`](crate::header::Limits), counted before anything is
-//!   decoded or allocated; [`collect_body`]: the form body's, added to those collected
-//!   before the body was read;
+//!   decoded or allocated; [`collect_before_body`] and [`collect_body`]: the same in two
+//!   steps, the header's and the query's before the body is read, then the form body's;
 //! - [`check_received`], [`parsed_path`], [`path_of`]: the rule that the path signed is the
 //!   path routed. A URL parser removes dot segments, reads `\` as `/` and escapes characters
 //!   such as `{`; a router routes the path as received. A received path is taken only in the
@@ -41,7 +41,7 @@
 pub use crate::grammar::{is_control, is_ows, is_tchar, skip_ows};
 pub use crate::params::Span;
 pub use crate::path::{check_received, parsed_path, path_of};
-pub use crate::received::{collect, collect_body, CollectError};
+pub use crate::received::{collect, collect_before_body, collect_body, CollectError};
 #[cfg(feature = "rsa")]
 pub use crate::sign::rsa_verify;
 pub use crate::sign::KeyedMac;

@@ -320,7 +320,7 @@ where
                     let mut before = None;
                     // Unless signed, the body is left unread and unchanged.
                     if received.body_signed {
-                        before = match shared.check_before_body(&received) {
+                        before = match shared.check_before_body(&received, kept.announced()) {
                             Ok(before) => before,
                             Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
                         };
@@ -377,6 +377,17 @@ where
                 Limited::new(body, limit).collect().await?.to_bytes(),
             )),
             read @ Kept::Read(_) => Ok(read),
+        }
+    }
+
+    /// The length an unread body announces (its `Content-Length`), or its least.
+    fn announced(&self) -> u64 {
+        match self {
+            Kept::Unread(body) => {
+                let hint = body.size_hint();
+                hint.upper().unwrap_or(hint.lower())
+            }
+            Kept::Read(bytes) => bytes.len() as u64,
         }
     }
 
@@ -499,6 +510,7 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
     fn check_before_body(
         &self,
         received: &Received<'_>,
+        body_len: u64,
     ) -> Result<Option<BeforeBody>, VerifyError> {
         let parsed;
         let request = match &received.target {
@@ -514,7 +526,11 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
             return Ok(None);
         }
         self.verifier
-            .checked_before_body(request, received.authorization)
+            .checked_before_body(
+                request,
+                received.authorization,
+                usize::try_from(body_len.min(self.body_limit as u64)).unwrap_or(0),
+            )
             .map(Some)
     }
 

@@ -328,18 +328,23 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(), VerifyError> {
-        self.checked_before_body(request, authorization).map(drop)
+        self.checked_before_body(request, authorization, 0)
+            .map(drop)
     }
 
     /// [`check_before_body`](Self::check_before_body), keeping what it read for the
-    /// verification of the whole request.
+    /// verification of the whole request; room is made for a body of `body_len` bytes, its
+    /// announced length (see [`server::collect_before_body`]).
     pub(crate) fn checked_before_body(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
+        body_len: usize,
     ) -> Result<BeforeBody, VerifyError> {
         let now = self.clock.now()?;
-        let (params, realm) = self.collect(request, authorization)?;
+        let (params, realm) =
+            server::collect_before_body(request, authorization, &self.policy.limits, body_len)
+                .map_err(VerifyError::malformed_by)?;
         // Taken out of the parameters when the body is added (wiped if it never is).
         let mut before = BeforeBody {
             params,
