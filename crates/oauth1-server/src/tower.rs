@@ -58,7 +58,7 @@ use std::task::{Context, Poll};
 use ::http::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use ::http::request::Parts;
 use ::http::{Request as HttpRequest, Response, StatusCode};
-use bytes::Bytes;
+use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http_body::Body;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use tower_layer::Layer;
@@ -370,14 +370,33 @@ where
     B: Body,
     B::Error: Into<BoxError>,
 {
-    /// The body read, at most `limit` bytes of it.
+    /// The body read, at most `limit` bytes of it (trailers ignored). A body that comes in
+    /// one chunk, as most do, is kept as it came; later chunks are joined in a copy. (What
+    /// `BodyExt::collect` gives, without its queue of chunks and its allocation.)
     async fn read(self, limit: usize) -> Result<Self, BoxError> {
-        match self {
-            Kept::Unread(body) => Ok(Kept::Read(
-                Limited::new(body, limit).collect().await?.to_bytes(),
-            )),
-            read @ Kept::Read(_) => Ok(read),
+        let body = match self {
+            Kept::Unread(body) => body,
+            read @ Kept::Read(_) => return Ok(read),
+        };
+        let mut body = std::pin::pin!(Limited::new(body, limit));
+        let mut first = Bytes::new();
+        let mut joined: Option<BytesMut> = None;
+        while let Some(frame) = body.frame().await {
+            let Ok(mut data) = frame?.into_data() else {
+                continue;
+            };
+            if let Some(joined) = &mut joined {
+                joined.put(data);
+            } else if first.is_empty() {
+                first = data.copy_to_bytes(data.remaining());
+            } else {
+                let mut both = BytesMut::with_capacity(first.len() + data.remaining());
+                both.extend_from_slice(&first);
+                both.put(data);
+                joined = Some(both);
+            }
         }
+        Ok(Kept::Read(joined.map_or(first, BytesMut::freeze)))
     }
 
     /// The length an unread body announces (its `Content-Length`), or its least.
