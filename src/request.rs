@@ -77,9 +77,13 @@ impl<'a> Request<'a> {
     }
 
     /// [`Request::new`] for a URL plain enough to be read without the URL parser, read as the
-    /// parser would read it (parsed only if asked for); `None` for any other URL.
-    pub(crate) fn plain(method: &'a str, url: &str) -> Option<Result<Self, Error>> {
-        let target = base_string::plain_url(url).and_then(|read| Target::plain(url, read))?;
+    /// parser would read it (parsed only if asked for); `None` for any other URL. The text is
+    /// kept: an owned `String` as it is, a `&str` copied.
+    pub(crate) fn plain<T>(method: &'a str, url: T) -> Option<Result<Self, Error>>
+    where
+        T: AsRef<str> + Into<Box<str>>,
+    {
+        let target = Target::plain(url)?;
         Some(check_method(method).map(|()| Request::with_target(method, target)))
     }
 

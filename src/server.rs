@@ -51,7 +51,8 @@ pub use crate::target::{check_authority, is_form, FORM};
 /// `http`/`https` and host, no user information, a path and query of characters the parser
 /// leaves as they are, no dot segment): read in one pass as the parser would read it, so its
 /// path is the parser's and the received path it ends with needs no other check. `None` for
-/// any other URL, which the caller parses and checks as [`check_received`] says.
+/// any other URL, which the caller parses and checks as [`check_received`] says. The request
+/// keeps the URL's text: a `String` given is kept as it is, a `&str` is copied.
 ///
 /// ```
 /// use oauth1_signer::server::plain_request;
@@ -69,9 +70,9 @@ pub use crate::target::{check_authority, is_form, FORM};
 ///
 /// [`Error::InvalidMethod`](crate::Error::InvalidMethod) inside the `Some`.
 #[must_use]
-pub fn plain_request<'a>(
-    method: &'a str,
-    url: &str,
-) -> Option<Result<crate::Request<'a>, crate::Error>> {
+pub fn plain_request(
+    method: &str,
+    url: impl AsRef<str> + Into<Box<str>>,
+) -> Option<Result<crate::Request<'_>, crate::Error>> {
     crate::Request::plain(method, url)
 }

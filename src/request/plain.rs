@@ -28,19 +28,22 @@ pub(super) struct Plain {
 }
 
 impl Target<'_> {
-    /// The plain URL `url` as `plain_url` read it; `None` if its parts are not where the
-    /// reader found them (its query after the first `?`, its base string URI at its start).
-    pub(super) fn plain(url: &str, (base, query): (Cow<'_, str>, Option<&str>)) -> Option<Self> {
+    /// The plain URL `url` as `plain_url` reads it; `None` if it is not plain, or its parts
+    /// are not where the reader found them (its query after the first `?`, its base string
+    /// URI at its start). The text is kept as given: an owned one is not copied.
+    pub(super) fn plain<T: AsRef<str> + Into<Box<str>>>(url: T) -> Option<Self> {
+        let text = url.as_ref();
+        let (base, query) = crate::base_string::plain_url(text)?;
         let query = match query {
             Some(query) => {
-                let start = url.find('?')? + 1;
+                let start = text.find('?')? + 1;
                 let range = start..start + query.len();
-                (url.get(range.clone()) == Some(query)).then_some(range)?
+                (text.get(range.clone()) == Some(query)).then_some(range)?
             }
             None => 0..0,
         };
         let (written_base, base_len) = match base {
-            Cow::Borrowed(base) if url.starts_with(base) => (None, base.len()),
+            Cow::Borrowed(base) if text.starts_with(base) => (None, base.len()),
             Cow::Borrowed(_) => return None,
             Cow::Owned(base) => (Some(base.into_boxed_str()), 0),
         };

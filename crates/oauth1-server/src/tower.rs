@@ -564,7 +564,7 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
         let mut text = String::with_capacity(origin.len() + target.len());
         text.push_str(origin);
         text.push_str(target);
-        oauth1_signer::server::plain_request(parts.method.as_str(), &text)
+        oauth1_signer::server::plain_request(parts.method.as_str(), text)
     }
 
     /// The public URL `public_url` makes of a request, its path checked against the routed one.
