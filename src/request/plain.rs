@@ -24,7 +24,8 @@ pub(super) struct Plain {
     base_len: usize,
     /// Where the query is in the text.
     query: std::ops::Range<usize>,
-    parsed: OnceLock<Url>,
+    /// Boxed: asked for rarely, and a request moved (into a future, say) moves less.
+    parsed: OnceLock<Box<Url>>,
 }
 
 impl Target<'_> {
@@ -71,7 +72,7 @@ impl Plain {
     pub(super) fn url(&self) -> &Url {
         self.parsed.get_or_init(|| {
             // `plain_url` reads only URLs the parser parses: a plain URL cannot fail here.
-            Url::parse(&self.text).expect("a URL that plain_url reads parses")
+            Box::new(Url::parse(&self.text).expect("a URL that plain_url reads parses"))
         })
     }
 }

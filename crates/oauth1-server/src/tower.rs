@@ -436,18 +436,19 @@ impl Target<'_> {
 }
 
 impl<'a> Received<'a> {
-    /// The request received, with `body`; a parsed URL kept in `parsed`, which it borrows.
+    /// The request received, with `body`; a parsed URL kept in `parsed`, which it borrows
+    /// (boxed: the layer's future holds the slot, and most requests leave it empty).
     fn into_request<'b>(
         self,
         body: &'b [u8],
-        parsed: &'b mut Option<Url>,
+        parsed: &'b mut Option<Box<Url>>,
     ) -> Result<Request<'b>, VerifyError>
     where
         'a: 'b,
     {
         let request = match self.target {
             Target::Plain(request) => request,
-            Target::Parsed(url) => Request::from_url(self.method, parsed.insert(url))
+            Target::Parsed(url) => Request::from_url(self.method, parsed.insert(Box::new(url)))
                 .map_err(VerifyError::malformed_by)?,
         };
         Ok(request.with_body(self.content_type, body))

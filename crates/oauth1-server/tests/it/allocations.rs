@@ -207,5 +207,5 @@ fn the_layer_holds_what_it_needs_once() {
         .unwrap();
     let answering = service.call(request);
     let size = std::mem::size_of_val(&*answering);
-    assert!(size <= 1600, "{size} bytes");
+    assert!(size <= 1450, "{size} bytes");
 }
