@@ -106,10 +106,10 @@ fn verifying_the_x_api_sample_allocates_twice() {
     let (verified, count) = second_verification(credentials, TOKEN.0);
     assert_eq!(verified.consumer_key(), CONSUMER.0);
     // The parameters and their index, the header's decoded straight into them; the
-    // signature's copy is held in place (an HMAC's is at most 88 bytes). The consumer key and token returned are read from the
-    // parameters; the base string is hashed as it is written, never built; the secrets the
-    // store hands out share their bytes with the store's; the HMAC keyed for the first
-    // request is kept, so no key is made.
+    // signature's copy is held in place (an HMAC's is at most 88 bytes). The consumer key
+    // and token returned are read from the parameters; the base string is hashed as it is
+    // written, never built; the secrets the store hands out share their bytes with the
+    // store's; the HMAC keyed for the first request is kept, so no key is made.
     assert_eq!(count, 2, "{count} allocations to verify");
 }
 
@@ -208,4 +208,67 @@ fn the_layer_holds_what_it_needs_once() {
     let answering = service.call(request);
     let size = std::mem::size_of_val(&*answering);
     assert!(size <= 1450, "{size} bytes");
+}
+
+/// The X API sample (a form POST) through the `tower` layer, each request with its own nonce:
+/// the allocations of the second, up to the inner service's answer.
+#[cfg(feature = "tower")]
+#[test]
+fn the_layer_allocates_seven_times_for_the_x_api_sample() {
+    use bytes::Bytes;
+    use http_body_util::Full;
+    use oauth1_server::tower::VerifyLayer;
+    use oauth1_server::{Clock, Verified, Verifier};
+    use tower::{service_fn, Layer, Service};
+
+    let mut credentials = oauth1_server::MemoryCredentials::new();
+    credentials.add_consumer(CONSUMER.0, CONSUMER.1);
+    credentials.add_token(CONSUMER.0, TOKEN.0, TOKEN.1);
+    let timestamp = Timestamp::new(1_318_622_958);
+    let verifier =
+        Verifier::new(credentials, Preallocated::new()).with_clock(Clock::fixed(timestamp));
+    let mut service = VerifyLayer::new(verifier, "https://api.twitter.com")
+        .unwrap()
+        .layer(service_fn(
+            |request: http::Request<Full<Bytes>>| async move {
+                assert!(request.extensions().get::<Verified>().is_some());
+                Ok::<_, std::convert::Infallible>(http::Response::new(Full::<Bytes>::default()))
+            },
+        ));
+    let signer =
+        Signer::new(Consumer::new(CONSUMER.0, CONSUMER.1)).with_token(Token::new(TOKEN.0, TOKEN.1));
+    let url = "https://api.twitter.com/1.1/statuses/update.json?include_entities=true";
+    let body = "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21";
+    let sent = Request::new("POST", url)
+        .unwrap()
+        .with_form_body(body.as_bytes());
+    let received = |nonce: &str| {
+        let header = signer
+            .sign(&sent, &Nonce::new(nonce).unwrap(), timestamp)
+            .unwrap()
+            .authorization();
+        http::Request::post("/1.1/statuses/update.json?include_entities=true")
+            .header("authorization", header)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Full::from(body))
+            .unwrap()
+    };
+    let mut serve = |request| {
+        let mut answering = service.call(request);
+        match answering
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+        {
+            Poll::Ready(Ok(response)) => assert_eq!(response.status(), 200),
+            _ => panic!("the layer answers at once, and 200"),
+        }
+    };
+    serve(received("n1"));
+    let request = received("n2");
+    let ((), count) = allocations(|| serve(request));
+    // The layer's future; the public URL's text (kept by the request as it is); the
+    // parameters and their index, with room made for the body its Content-Length announces;
+    // the verified request put in the request's extensions (the map, its table, the box).
+    // The body, which came in one chunk, is kept as it came.
+    assert_eq!(count, 7, "{count} allocations through the layer");
 }
