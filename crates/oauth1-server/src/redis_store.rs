@@ -408,7 +408,7 @@ fn set_nx_args(
     expires_at: Timestamp,
 ) -> (String, u64) {
     let seconds = expires_at.as_secs().saturating_sub(now.as_secs()).max(1);
-    (format!("{prefix}{}", nonce.to_key_string()), seconds)
+    (nonce.prefixed_key(prefix), seconds)
 }
 
 /// `SET prefix+key 1 NX EX seconds` ([`set_nx_args`]).

@@ -372,9 +372,19 @@ impl NonceKey<'_> {
     /// servers (`RedisNonceStore` uses it). The memory store keeps a fingerprint instead.
     #[must_use]
     pub fn to_key_string(&self) -> String {
+        self.prefixed_key("")
+    }
+
+    /// [`to_key_string`](Self::to_key_string) after `prefix`, written into one string.
+    pub(crate) fn prefixed_key(&self, prefix: &str) -> String {
         let mut key = String::with_capacity(
-            self.consumer_key.len() + self.nonce.len() + self.token.map_or(0, str::len) + 24,
+            prefix.len()
+                + self.consumer_key.len()
+                + self.nonce.len()
+                + self.token.map_or(0, str::len)
+                + 24,
         );
+        key.push_str(prefix);
         encode::encode(self.consumer_key.as_bytes()).append_to(&mut key);
         key.push('&');
         encode::encode(self.token.unwrap_or("").as_bytes()).append_to(&mut key);
