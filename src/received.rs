@@ -28,7 +28,7 @@ pub fn collect(
     authorization: Option<&str>,
     limits: &Limits,
 ) -> Result<(Parameters, Option<String>), CollectError> {
-    collect_with_room(request, authorization, limits, 0)
+    collect_before_body(request, authorization, limits, 0)
 }
 
 /// [`collect`] of a request given before its body is read, with room made for `body_len`
@@ -64,19 +64,6 @@ pub fn collect_before_body(
     limits: &Limits,
     body_len: usize,
 ) -> Result<(Parameters, Option<String>), CollectError> {
-    collect_with_room(request, authorization, limits, body_len)
-}
-
-/// The most room [`collect_before_body`] makes for a body.
-const BODY_ROOM_MAX: usize = 64 * 1024;
-
-/// [`collect`] with room for `extra` more bytes (at most [`BODY_ROOM_MAX`]).
-fn collect_with_room(
-    request: &Request<'_>,
-    authorization: Option<&str>,
-    limits: &Limits,
-    extra: usize,
-) -> Result<(Parameters, Option<String>), CollectError> {
     let sources = request.sources();
     let too_many = || CollectError::TooManyParameters {
         limit: limits.max_parameters,
@@ -89,7 +76,7 @@ fn collect_with_room(
     }
     let mut params = Parameters::with_capacity(
         count + 8,
-        text_len(sources) + authorization.map_or(0, str::len) + extra.min(BODY_ROOM_MAX),
+        text_len(sources) + authorization.map_or(0, str::len) + body_len.min(BODY_ROOM_MAX),
     );
     // The query's and the body's parameters first, then the header's, decoded straight into
     // `params` after them: in the order they are collected, with nothing to move.
@@ -115,6 +102,9 @@ fn collect_with_room(
     Ok((params, realm))
 }
 
+/// The most room [`collect_before_body`] makes for a body.
+const BODY_ROOM_MAX: usize = 64 * 1024;
+
 /// What is said of a request whose `count` query and body parameters could not all be
 /// collected, `fault` being why: a header that does not parse first, then a count past the
 /// limit with the header's parameters, then `fault`. The header is parsed on its own for it.
@@ -136,8 +126,9 @@ fn first_fault(
     }
 }
 
-/// Adds `request`'s form body parameters to `params`, which [`collect`] gave for the same
-/// request before its body was read (given without it): together they are the parameters
+/// Adds `request`'s form body parameters to `params`, which [`collect`] (or
+/// [`collect_before_body`]) gave for the same request before its body was read (given without
+/// it): together they are the parameters
 /// `collect` gives for the whole request (the body's after the header's here), and an error
 /// here is the one `collect` would give for it. A server that checked the header before
 /// reading the body so parses it once.

@@ -342,9 +342,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         body_len: usize,
     ) -> Result<BeforeBody, VerifyError> {
         let now = self.clock.now()?;
-        let (params, realm) =
-            server::collect_before_body(request, authorization, &self.policy.limits, body_len)
-                .map_err(VerifyError::malformed_by)?;
+        let (params, realm) = self.collect(request, authorization, body_len)?;
         // Taken out of the parameters when the body is added (wiped if it never is).
         let mut before = BeforeBody {
             params,
@@ -505,7 +503,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<(Parameters, Option<String>, ProtocolSpans), VerifyError> {
-        let (mut params, realm) = self.collect(request, authorization)?;
+        let (mut params, realm) = self.collect(request, authorization, 0)?;
         let protocol = find_protocol(&params);
         take_out_signature(&mut params);
         Ok((params, realm, protocol?))
@@ -617,13 +615,15 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     }
 
     /// Collects the query, form body and header parameters (all but `realm`), within the
-    /// limits.
+    /// limits, with room for `body_len` more bytes of a body read later
+    /// ([`server::collect_before_body`]).
     fn collect(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
+        body_len: usize,
     ) -> Result<(Parameters, Option<String>), VerifyError> {
-        server::collect(request, authorization, &self.policy.limits)
+        server::collect_before_body(request, authorization, &self.policy.limits, body_len)
             .map_err(VerifyError::malformed_by)
     }
 
