@@ -12,7 +12,8 @@
 //! - `rounds`: plain, memory and Redis servers side by side, loaded in turn a second each,
 //!   round after round: each one's rate and server CPU per request against plain's in the
 //!   same round (the median over the rounds of the CPU over plain's is the layer's cost on
-//!   the server, measured on one machine state at a time);
+//!   the server, measured on one machine state at a time); beside them the memory store
+//!   answering through another task, which tells what waiting for a store costs;
 //! - `two-instances`: two servers sharing one Redis, every signed request sent to both at once:
 //!   exactly one must accept it;
 //! - `redis-outage`: `redis`, with Redis stopped for 2 seconds in the middle and started
@@ -39,9 +40,13 @@ use std::time::{Duration, Instant};
 use axum::routing::get;
 use axum::Router;
 use oauth1_server::tower::VerifyLayer;
-use oauth1_server::{MemoryCredentials, MemoryNonceStore, RedisNonceStore, Verifier};
-use oauth1_signer::{Consumer, Request, Signer, Token};
+use oauth1_server::{
+    MemoryCredentials, MemoryNonceStore, NonceKey, NonceStore, RedisNonceStore, StoreError,
+    Verifier,
+};
+use oauth1_signer::{Consumer, Request, Signer, Timestamp, Token};
 use tokio::runtime::Handle;
+use tokio::sync::{mpsc, oneshot};
 
 const CK: &str = "load-consumer";
 const CS: &str = "load consumer secret";
@@ -275,6 +280,8 @@ const SERVER_THREADS: &str = "load-server";
 enum Nonces {
     None,
     Memory,
+    /// The memory store, its answer handed back by another task ([`Relayed`]).
+    Relayed,
     Redis(String),
     /// A Redis Cluster, by its nodes' URLs.
     Cluster(Vec<String>),
@@ -303,6 +310,9 @@ fn serve_as(server: &Handle, nonces: Nonces, public: Option<&str>) -> String {
             )
             .unwrap(),
         ),
+        Nonces::Relayed => app.layer(
+            VerifyLayer::new(Verifier::new(credentials(), Relayed::new(server)), &origin).unwrap(),
+        ),
         Nonces::Redis(url) => {
             let store = RedisNonceStore::open(&url)
                 .unwrap()
@@ -321,6 +331,51 @@ fn serve_as(server: &Handle, nonces: Nonces, public: Option<&str>) -> String {
         axum::serve(listener, app).await
     });
     own
+}
+
+/// The memory store, whose answer a request awaits from a task on the server's runtime, as
+/// it awaits a Redis store's from the task that talks to Redis: the request's task is woken
+/// from another task and polled again, with no I/O. Against the memory store, what waiting
+/// for a store costs a request, the store's own work aside.
+struct Relayed {
+    store: MemoryNonceStore,
+    relay: mpsc::UnboundedSender<oneshot::Sender<()>>,
+}
+
+impl Relayed {
+    fn new(server: &Handle) -> Relayed {
+        let (relay, mut asked) = mpsc::unbounded_channel::<oneshot::Sender<()>>();
+        server.spawn(async move {
+            while let Some(answer) = asked.recv().await {
+                let _ = answer.send(());
+            }
+        });
+        Relayed {
+            store: MemoryNonceStore::new(),
+            relay,
+        }
+    }
+}
+
+impl NonceStore for Relayed {
+    fn insert(
+        &self,
+        nonce: &NonceKey<'_>,
+        now: Timestamp,
+        expires_at: Timestamp,
+    ) -> impl std::future::Future<Output = Result<bool, StoreError>> + Send {
+        let recorded = self.store.insert(nonce, now, expires_at);
+        let (answer, answered) = oneshot::channel();
+        let sent = self.relay.send(answer).is_ok();
+        async move {
+            let recorded = recorded.await;
+            if sent && answered.await.is_ok() {
+                recorded
+            } else {
+                Err(StoreError::new("the relay task stopped"))
+            }
+        }
+    }
 }
 
 /// One answer: when it came (since the start), its status, how long it took.
@@ -477,16 +532,18 @@ fn report(
 /// How long each server is loaded in a round of [`rounds`].
 const ROUND_SLICE: Duration = Duration::from_secs(1);
 
-/// Plain, memory and Redis servers (`origins`, in that order), served side by side and loaded
-/// in turn, a second each, round after round, the order rotating: each round's rates and
-/// server CPU per request of the memory and Redis servers are taken against plain's in the
-/// same round, which saw the same machine. On a shared machine whose speed drifts from one
-/// second to the next, figures measured seconds apart (the scenarios above) compare badly.
-/// Prints the median share of plain's rate over the rounds, with the lowest and the highest,
-/// and the median of each round's server CPU per request over plain's (the layer's cost on
-/// the server), with `redis-server`'s CPU per request beside Redis's.
+/// Plain, memory, relayed (the memory store answering through another task) and Redis
+/// servers (`origins`, in that order), served side by side and loaded in turn, a second each,
+/// round after round, the order rotating: each round's rates and server CPU per request are
+/// taken against plain's in the same round, which saw the same machine. On a shared machine
+/// whose speed drifts from one second to the next, figures measured seconds apart (the
+/// scenarios above) compare badly. Prints the median share of plain's rate over the rounds,
+/// with the lowest and the highest, and the median of each round's server CPU per request over
+/// plain's (the layer's cost on the server), with `redis-server`'s CPU per request beside
+/// Redis's. The relayed server's CPU over memory's is what waiting for a store costs a request;
+/// Redis's over the relayed one's, what talking to Redis costs beyond the wait.
 async fn rounds(
-    origins: &[String; 3],
+    origins: &[String; 4],
     connections: usize,
     seconds: u64,
     redis: &Redis,
@@ -504,13 +561,13 @@ async fn rounds(
         .await;
     }
     let count = usize::try_from(seconds.max(3)).unwrap_or(usize::MAX);
-    let mut rates = vec![[0f64; 3]; count];
+    let mut rates = vec![[0f64; 4]; count];
     // Server CPU per request, and redis-server's in the Redis slice.
-    let mut cpu = vec![[0f64; 3]; count];
+    let mut cpu = vec![[0f64; 4]; count];
     let mut redis_cpu = vec![0f64; count];
     for round in 0..count {
-        for k in 0..3 {
-            let i = (k + round) % 3;
+        for k in 0..4 {
+            let i = (k + round) % 4;
             let start = Cpu::start(Some(redis));
             let answers = load_for(
                 &client,
@@ -526,7 +583,7 @@ async fn rounds(
             let answered = u32::try_from(answers.len()).map_or(f64::MAX, f64::from);
             rates[round][i] = answered / ROUND_SLICE.as_secs_f64();
             cpu[round][i] = server;
-            if i == 2 {
+            if i == 3 {
                 redis_cpu[round] = in_redis.unwrap_or(0.0);
             }
         }
@@ -543,9 +600,9 @@ async fn rounds(
         let (median, lowest, highest) = spread(rates.iter().map(|r| 100.0 * r[i] / r[0]).collect());
         format!("{median:.0}% of plain (lowest {lowest:.0}%, highest {highest:.0}%)")
     };
-    let over = |i: usize| {
-        let (median, lowest, highest) = spread(cpu.iter().map(|c| c[i] - c[0]).collect());
-        format!("server CPU {median:+.1} µs/req over plain (lowest {lowest:+.1}, highest {highest:+.1})")
+    let over = |i: usize, base: usize, name: &str| {
+        let (median, lowest, highest) = spread(cpu.iter().map(|c| c[i] - c[base]).collect());
+        format!("server CPU {median:+.1} µs/req over {name} (lowest {lowest:+.1}, highest {highest:+.1})")
     };
     let (plain_rate, _, _) = spread(rates.iter().map(|r| r[0]).collect());
     let (plain_cpu, _, _) = spread(cpu.iter().map(|c| c[0]).collect());
@@ -554,11 +611,18 @@ async fn rounds(
         "rounds         {count} rounds of {} ms a server; plain's median {plain_rate:.0} req/s, server CPU {plain_cpu:.1} µs/req",
         ROUND_SLICE.as_millis(),
     );
-    println!("    memory {}; {}", share(1), over(1));
+    println!("    memory  {}; {}", share(1), over(1, 0, "plain"));
     println!(
-        "    redis  {}; {}; redis-server {in_redis:.1} µs/req",
+        "    relayed {}; {}; {}",
         share(2),
-        over(2)
+        over(2, 0, "plain"),
+        over(2, 1, "memory")
+    );
+    println!(
+        "    redis   {}; {}; {}; redis-server {in_redis:.1} µs/req",
+        share(3),
+        over(3, 0, "plain"),
+        over(3, 2, "relayed")
     );
 }
 
@@ -779,6 +843,7 @@ fn main() {
             let origins = [
                 serve(&server, Nonces::None),
                 serve(&server, Nonces::Memory),
+                serve(&server, Nonces::Relayed),
                 serve(&server, Nonces::Redis(redis.url())),
             ];
             rounds(&origins, connections, seconds, &redis, &mut failures).await;
