@@ -13,7 +13,8 @@
 //!   round after round: each one's rate and server CPU per request against plain's in the
 //!   same round (the median over the rounds of the CPU over plain's is the layer's cost on
 //!   the server, measured on one machine state at a time); beside them the memory store
-//!   answering through another task, which tells what waiting for a store costs;
+//!   answering through another task, which tells what waiting for a store costs, and before
+//!   them the memory server's work on the same requests in this process, without HTTP;
 //! - `two-instances`: two servers sharing one Redis, every signed request sent to both at once:
 //!   exactly one must accept it;
 //! - `redis-outage`: `redis`, with Redis stopped for 2 seconds in the middle and started
