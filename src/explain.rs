@@ -56,7 +56,7 @@ use zeroize::Zeroizing;
 pub use cause::Cause;
 pub use compare::{compare, Difference, Part};
 pub use error::ExplainError;
-pub use probe::{Probe, ProbeAnswer, ProbeAttempt, ProbeReport, ProbeVerdict};
+pub use probe::{Probe, ProbeAnswer, ProbeAttempt, ProbeRedirect, ProbeReport, ProbeVerdict};
 use variant::{Context, Switches, EXCLUSIVE};
 
 use crate::base_string::BaseString;

@@ -21,6 +21,13 @@ pub enum ExplainError {
         /// The method.
         method: String,
     },
+    /// A probe of an `http` URL signed with PLAINTEXT, whose signature is the consumer secret
+    /// and the token secret themselves: each request would send them in clear.
+    #[non_exhaustive]
+    PlaintextOverHttp {
+        /// Where the requests would go: the URL's scheme, host and port.
+        origin: String,
+    },
     /// A mismatch cause id that is not one of [`Cause`](super::Cause)'s.
     #[non_exhaustive]
     UnknownCause {
@@ -40,6 +47,11 @@ impl fmt::Display for ExplainError {
                 f,
                 "a probe sends the request many times, so only GET and HEAD are probed: allow {} explicitly (--allow-method {0}) if repeating it is harmless",
                 method.escape_debug()
+            ),
+            ExplainError::PlaintextOverHttp { origin } => write!(
+                f,
+                "the request is signed with PLAINTEXT, whose signature is the consumer secret and the token secret themselves, and its URL is plain http: every request would send them in clear to {}. Probe its https URL, or sign with an HMAC method; for a test server on this machine, allow it explicitly (--allow-plaintext-over-http)",
+                origin.escape_debug()
             ),
             ExplainError::UnknownCause { id } => {
                 write!(f, "unknown mismatch cause \"{}\"", id.escape_debug())

@@ -8,6 +8,7 @@ use super::variant::{Context, Switches};
 use crate::credentials::{Nonce, Timestamp};
 use crate::error::Error;
 use crate::request::{Request, Signed, Signer};
+use crate::sign::SignatureMethod;
 
 /// What the probe concluded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,6 +20,10 @@ pub enum ProbeVerdict {
     Found,
     /// Nothing was accepted within the budget, or a refusal named another problem.
     None,
+    /// The server answered with a redirect (a 3xx status), which is neither acceptance nor
+    /// refusal: the signature was not judged where it was sent
+    /// ([`ProbeReport::redirect`] says where it points). Probe that URL instead.
+    Redirected,
 }
 
 impl std::fmt::Display for ProbeVerdict {
@@ -28,13 +33,14 @@ impl std::fmt::Display for ProbeVerdict {
 }
 
 impl ProbeVerdict {
-    /// `rfc`, `found` or `none`.
+    /// `rfc`, `found`, `none` or `redirected`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             ProbeVerdict::Rfc => "rfc",
             ProbeVerdict::Found => "found",
             ProbeVerdict::None => "none",
+            ProbeVerdict::Redirected => "redirected",
         }
     }
 }
@@ -45,11 +51,13 @@ impl ProbeVerdict {
 pub struct ProbeAnswer {
     status: u16,
     www_authenticate: Option<String>,
+    location: Option<String>,
     body: String,
 }
 
 impl ProbeAnswer {
-    /// An answer with this status; below 400 is accepted.
+    /// An answer with this status: 2xx is accepted, 3xx a redirect (neither accepted nor
+    /// refused: it ends the probe), anything else refused.
     #[must_use]
     pub fn new(status: u16) -> Self {
         ProbeAnswer {
@@ -65,6 +73,19 @@ impl ProbeAnswer {
         self
     }
 
+    /// The status.
+    #[must_use]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Adds the `Location` header of a redirect.
+    #[must_use]
+    pub fn with_location(mut self, value: &str) -> Self {
+        self.location = Some(value.to_owned());
+        self
+    }
+
     /// Adds the body, of which the first 64 KiB are read.
     #[must_use]
     pub fn with_body(mut self, body: &str) -> Self {
@@ -77,7 +98,11 @@ impl ProbeAnswer {
     }
 
     fn accepted(&self) -> bool {
-        (200..400).contains(&self.status)
+        (200..300).contains(&self.status)
+    }
+
+    fn redirected(&self) -> bool {
+        (300..400).contains(&self.status)
     }
 
     /// A problem other than the signature that the refusal names, which no variant can cure.
@@ -174,6 +199,28 @@ impl ProbeAttempt {
     }
 }
 
+/// A redirect that ended a probe ([`ProbeVerdict::Redirected`]): its status and where it
+/// points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeRedirect {
+    status: u16,
+    location: Option<String>,
+}
+
+impl ProbeRedirect {
+    /// The status, 300 to 399.
+    #[must_use]
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The `Location` header as the server sent it, if it sent one.
+    #[must_use]
+    pub fn location(&self) -> Option<&str> {
+        self.location.as_deref()
+    }
+}
+
 /// What [`Probe::report`] says: the verdict, the causes found, how many requests were sent,
 /// what stopped the probe, and what it ruled out.
 #[derive(Clone, Debug)]
@@ -182,6 +229,7 @@ pub struct ProbeReport {
     causes: Vec<Cause>,
     requests: usize,
     stopped: Option<String>,
+    redirect: Option<ProbeRedirect>,
     ruled_out: Vec<Vec<Cause>>,
 }
 
@@ -208,6 +256,12 @@ impl ProbeReport {
     #[must_use]
     pub fn stopped(&self) -> Option<&str> {
         self.stopped.as_deref()
+    }
+
+    /// The redirect that ended the probe ([`ProbeVerdict::Redirected`]).
+    #[must_use]
+    pub fn redirect(&self) -> Option<&ProbeRedirect> {
+        self.redirect.as_ref()
     }
 
     /// The variants of the whole request the server refused (each cause, or pair of causes).
@@ -337,6 +391,7 @@ pub struct Probe<'a> {
     verdict: ProbeVerdict,
     causes: Vec<Cause>,
     stopped: Option<String>,
+    redirect: Option<ProbeRedirect>,
     ruled_out: Vec<Vec<Cause>>,
     /// On the path alone: the causes that sign alike, by their signature's digest.
     alike: std::collections::HashMap<[u8; 32], Vec<Cause>>,
@@ -361,12 +416,16 @@ const PLANNING_TIME: u64 = 1_700_000_000;
 impl<'a> Probe<'a> {
     /// A probe of the request `method url` signed by `signer`, sending at most `max_requests`.
     /// Only `GET` and `HEAD` are probed, whose repetition changes nothing on the server, unless
-    /// `allowed` names the method.
+    /// `allowed` names the method. A PLAINTEXT signer and an `http` URL are refused: each
+    /// request would send the secrets in clear
+    /// ([`new_allowing_plaintext_over_http`](Self::new_allowing_plaintext_over_http) sends
+    /// them all the same).
     ///
     /// # Errors
     ///
-    /// [`ExplainError::MethodNotProbed`] for another method that `allowed` does not name; those
-    /// of [`Request::new`] for the method and URL, as [`ExplainError::Sign`].
+    /// [`ExplainError::MethodNotProbed`] for another method that `allowed` does not name;
+    /// [`ExplainError::PlaintextOverHttp`] for PLAINTEXT over `http`; those of
+    /// [`Request::new`] for the method and URL, as [`ExplainError::Sign`].
     pub fn new(
         signer: &'a Signer,
         method: &str,
@@ -374,7 +433,43 @@ impl<'a> Probe<'a> {
         max_requests: usize,
         allowed: &[&str],
     ) -> Result<Self, ExplainError> {
-        Request::new(method, url)?;
+        Self::made(signer, method, url, max_requests, allowed, false)
+    }
+
+    /// [`new`](Self::new), but a PLAINTEXT signer probes an `http` URL too, sending the
+    /// consumer secret and the token secret in clear with every request: for a test server on
+    /// loopback, never across a network.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`new`](Self::new) but [`ExplainError::PlaintextOverHttp`].
+    pub fn new_allowing_plaintext_over_http(
+        signer: &'a Signer,
+        method: &str,
+        url: &str,
+        max_requests: usize,
+        allowed: &[&str],
+    ) -> Result<Self, ExplainError> {
+        Self::made(signer, method, url, max_requests, allowed, true)
+    }
+
+    fn made(
+        signer: &'a Signer,
+        method: &str,
+        url: &str,
+        max_requests: usize,
+        allowed: &[&str],
+        plaintext_over_http: bool,
+    ) -> Result<Self, ExplainError> {
+        let request = Request::new(method, url)?;
+        if signer.method() == SignatureMethod::Plaintext
+            && request.url().scheme() == "http"
+            && !plaintext_over_http
+        {
+            return Err(ExplainError::PlaintextOverHttp {
+                origin: request.url().origin().ascii_serialization(),
+            });
+        }
         if !(["GET", "HEAD"].contains(&method) || allowed.contains(&method)) {
             return Err(ExplainError::MethodNotProbed {
                 method: method.to_owned(),
@@ -407,6 +502,7 @@ impl<'a> Probe<'a> {
             verdict: ProbeVerdict::None,
             causes: Vec::new(),
             stopped: None,
+            redirect: None,
             ruled_out: Vec::new(),
             alike: std::collections::HashMap::new(),
         })
@@ -572,6 +668,15 @@ impl<'a> Probe<'a> {
         let Some(planned) = self.waiting.take() else {
             return;
         };
+        if answer.redirected() {
+            // Not judged where it was sent: every variant would be redirected alike.
+            self.redirect = Some(ProbeRedirect {
+                status: answer.status,
+                location: answer.location.clone(),
+            });
+            self.finish(ProbeVerdict::Redirected, Vec::new());
+            return;
+        }
         if answer.accepted() {
             match (planned.shape, planned.causes.as_slice()) {
                 (Shape::Whole, []) => self.finish(ProbeVerdict::Rfc, Vec::new()),
@@ -651,6 +756,7 @@ impl<'a> Probe<'a> {
             causes: self.causes.clone(),
             requests: self.sent,
             stopped: self.stopped.clone(),
+            redirect: self.redirect.clone(),
             ruled_out: self.ruled_out.clone(),
         }
     }
@@ -726,6 +832,76 @@ mod tests {
         probe.next_attempt().unwrap().unwrap();
         probe.answer(&ProbeAnswer::new(401).with_body("oauth_problem=signature_invalid"));
         assert!(probe.next_attempt().unwrap().is_some());
+    }
+
+    #[test]
+    fn plaintext_over_http_is_refused_unless_allowed() {
+        let plaintext = signer().with_method(SignatureMethod::Plaintext);
+        for url in [
+            "http://api.example.com/x?a=1",
+            "HTTP://api.example.com:8080/x",
+        ] {
+            let refused = Probe::new(&plaintext, "GET", url, 40, &[]).unwrap_err();
+            assert!(
+                matches!(refused, ExplainError::PlaintextOverHttp { .. }),
+                "{url}: {refused:?}"
+            );
+            let message = refused.to_string();
+            assert!(message.contains("--allow-plaintext-over-http"), "{message}");
+            assert!(
+                message.contains("in clear to http://api.example.com"),
+                "{message}"
+            );
+            assert!(!message.contains("secret&"), "{message}");
+            let mut allowed =
+                Probe::new_allowing_plaintext_over_http(&plaintext, "GET", url, 40, &[]).unwrap();
+            assert!(allowed.next_attempt().unwrap().is_some());
+        }
+        // Over https, or with HMAC over http, nothing is refused.
+        assert!(Probe::new(&plaintext, "GET", "https://api.example.com/x", 40, &[]).is_ok());
+        assert!(Probe::new(&signer(), "GET", "http://api.example.com/x", 40, &[]).is_ok());
+    }
+
+    #[test]
+    fn a_redirect_is_neither_accepted_nor_refused() {
+        let signer = signer();
+        for status in [301, 302, 303, 307, 308] {
+            let mut probe =
+                Probe::new(&signer, "GET", "https://api.example.com/x?a=1", 40, &[]).unwrap();
+            probe.next_attempt().unwrap().unwrap();
+            probe.answer(
+                &ProbeAnswer::new(status).with_location("https://login.example.com/?next=%2Fx"),
+            );
+            assert!(probe.next_attempt().unwrap().is_none(), "{status}");
+            let report = probe.report();
+            assert_eq!(report.verdict(), ProbeVerdict::Redirected, "{status}");
+            assert_eq!(report.verdict().as_str(), "redirected");
+            assert!(report.causes().is_empty());
+            let redirect = report.redirect().unwrap();
+            assert_eq!(redirect.status(), status);
+            assert_eq!(
+                redirect.location(),
+                Some("https://login.example.com/?next=%2Fx")
+            );
+            assert!(
+                report.ruled_out().is_empty(),
+                "a redirect rules nothing out"
+            );
+        }
+        // A redirect of a variant ends the probe too, without a cause.
+        let mut probe =
+            Probe::new(&signer, "GET", "https://api.example.com/x?a=1", 40, &[]).unwrap();
+        probe.next_attempt().unwrap().unwrap();
+        probe.answer(&ProbeAnswer::new(401));
+        probe.next_attempt().unwrap().unwrap();
+        probe.answer(&ProbeAnswer::new(302));
+        assert!(probe.next_attempt().unwrap().is_none());
+        let report = probe.report();
+        assert_eq!(
+            (report.verdict(), report.requests()),
+            (ProbeVerdict::Redirected, 2)
+        );
+        assert_eq!(report.redirect().unwrap().location(), None);
     }
 
     #[test]
