@@ -1,13 +1,14 @@
 //! `oauth1 probe`: when a server refuses a request and echoes nothing, ask it which computation
 //! it runs. The request is sent signed exactly, then signed as each mistake of the vocabulary
 //! would sign it (and pairs), each with a fresh nonce, until one is accepted; bounded by
-//! `--max-requests`, spaced by `--interval`, `GET` and `HEAD` only unless `--allow-method`.
+//! `--max-requests`, spaced by `--interval`, each request within `--timeout` (so the whole probe
+//! within `--max-requests` × (`--timeout` + `--interval`)), `GET` and `HEAD` only unless
+//! `--allow-method`, and never PLAINTEXT over plain http unless `--allow-plaintext-over-http`.
 
-use std::io::Read;
 use std::time::Duration;
 
 use clap::Args;
-use oauth1_signer::explain::{Probe, ProbeAnswer, ProbeAttempt, ProbeReport, ProbeVerdict};
+use oauth1_signer::explain::{Probe, ProbeAttempt, ProbeReport, ProbeVerdict};
 use oauth1_signer::profile::Profile;
 use serde::Serialize;
 
@@ -29,8 +30,18 @@ pub(crate) struct ProbeArgs {
     /// request is repeated.
     #[arg(long, value_name = "METHOD")]
     pub(crate) allow_method: Vec<String>,
-    /// The last line is JSON: {"verdict": "rfc" | "found" | "none", "causes": [...],
-    /// "requests": N}.
+    /// Seconds one request may take, from connecting to the last byte read of its answer (a
+    /// fraction allowed): a server that answers slowly holds the probe no longer.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub(crate) timeout: f64,
+    /// Probe a plain http URL with PLAINTEXT, whose signature is the consumer secret and the
+    /// token secret themselves: every request sends them in clear. For a test server on this
+    /// machine only.
+    #[arg(long)]
+    pub(crate) allow_plaintext_over_http: bool,
+    /// The last line is JSON: {"verdict": "rfc" | "found" | "none" | "redirected", "causes":
+    /// [...], "requests": N}, with "stopped" (the problem a refusal named) or "redirect"
+    /// ({"status": N, "location": "…"}) when there is one.
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -42,20 +53,33 @@ struct JsonLine<'a> {
     requests: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     stopped: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redirect: Option<JsonRedirect<'a>>,
 }
 
-/// The most bytes of an answer read.
-const MAX_READ: u64 = 1 << 16;
+#[derive(Serialize)]
+struct JsonRedirect<'a> {
+    status: u16,
+    location: Option<&'a str>,
+}
+
+/// `--interval` or `--timeout` as a duration: a finite number of seconds, 0 or more (more than
+/// 0 when `positive`).
+fn seconds(flag: &str, value: f64, positive: bool) -> Result<Duration, String> {
+    if value.is_finite() && (value > 0.0 || (!positive && value == 0.0)) && value < 1e9 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(format!(
+            "{flag} {value}: give a number of seconds, {}",
+            if positive { "more than 0" } else { "0 or more" }
+        ))
+    }
+}
 
 /// Runs the probe; whether a variant or the exact request was accepted.
 pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
-    if !(args.interval.is_finite() && args.interval >= 0.0) {
-        return Err(format!(
-            "--interval {}: give a number of seconds, 0 or more",
-            args.interval
-        ));
-    }
-    let interval = Duration::from_secs_f64(args.interval);
+    let interval = seconds("--interval", args.interval, false)?;
+    let timeout = seconds("--timeout", args.timeout, true)?;
     let verbose = args.sign.verbose;
     let mut sign = args.sign;
     if let Some(path) = sign.har.take() {
@@ -80,7 +104,12 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
     let flags = FromFlags::new(sign, true)?;
     let request = flags.request().map_err(|e| e.to_string())?;
     let allowed: Vec<&str> = args.allow_method.iter().map(String::as_str).collect();
-    let mut probe = Probe::new(
+    let new = if args.allow_plaintext_over_http {
+        Probe::new_allowing_plaintext_over_http
+    } else {
+        Probe::new
+    };
+    let mut probe = new(
         &flags.signer,
         request.method(),
         flags.url(),
@@ -91,37 +120,18 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
     if !request.body().is_empty() || request.has_form_body() {
         probe = probe.with_body(request.content_type(), request.body());
     }
-    let client = reqwest::blocking::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(Duration::from_secs(30))
-        .build()
-        .map_err(|e| format!("starting the HTTP client: {e}"))?;
     let host = crate::send::origin(request.url());
     if !args.json {
         say!(
-            "probe:      {} {} (at most {} requests, {} s apart)",
+            "probe:      {} {} (at most {} requests, {} s apart, {} s each)",
             request.method(),
             crate::terminal::value(flags.url()),
             args.max_requests,
-            args.interval
+            args.interval,
+            args.timeout
         );
     }
-    let mut number = 0;
-    while let Some(attempt) = probe.next_attempt().map_err(|e| e.to_string())? {
-        if number > 0 {
-            std::thread::sleep(interval);
-        }
-        number += 1;
-        let answer = send(&client, &attempt, &host)?;
-        if verbose {
-            say!(
-                "{number:>3} {:<48} {}",
-                variant(&attempt, flags.url()),
-                answer.0
-            );
-        }
-        probe.answer(&answer.1);
-    }
+    send_all(&mut probe, (interval, timeout), flags.url(), verbose, &host)?;
     let report = probe.report();
     if args.json {
         let line = JsonLine {
@@ -129,13 +139,83 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
             causes: report.causes().iter().map(|c| c.id()).collect(),
             requests: report.requests(),
             stopped: report.stopped(),
+            redirect: report.redirect().map(|r| JsonRedirect {
+                status: r.status(),
+                location: r.location(),
+            }),
         };
         let text = serde_json::to_string(&line).map_err(|e| e.to_string())?;
         println!("{}", crate::terminal::json(&text));
     } else {
         print!("{}", text(&report, args.max_requests));
     }
-    Ok(report.verdict() != ProbeVerdict::None)
+    Ok(matches!(
+        report.verdict(),
+        ProbeVerdict::Rfc | ProbeVerdict::Found
+    ))
+}
+
+/// Why a request could not be sent or its answer's head read; named by its host only: the
+/// request carries a signature that could be replayed.
+fn sending_failed(e: reqwest::Error, host: &str, timeout: Duration) -> String {
+    if e.is_timeout() {
+        format!(
+            "{host} did not answer within {} s: the probe stops (--timeout changes the deadline)",
+            timeout.as_secs_f64()
+        )
+    } else {
+        format!(
+            "sending the request to {host}: {}",
+            crate::input::with_causes(&e.without_url())
+        )
+    }
+}
+
+/// A status as a status line shows it: `401 Unauthorized`.
+fn status_line(status: u16) -> String {
+    reqwest::StatusCode::from_u16(status).map_or_else(|_| status.to_string(), |s| s.to_string())
+}
+
+/// Sends the probe's attempts until it is over, `interval` apart, each within `timeout`.
+fn send_all(
+    probe: &mut Probe<'_>,
+    (interval, timeout): (Duration, Duration),
+    url: &str,
+    verbose: bool,
+    host: &str,
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| format!("starting the HTTP client: {e}"))?;
+    runtime.block_on(async {
+        // Redirects are answers: followed, they would be answered for another URL.
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("starting the HTTP client: {e}"))?;
+        let mut number = 0;
+        while let Some(attempt) = probe.next_attempt().map_err(|e| e.to_string())? {
+            if number > 0 {
+                tokio::time::sleep(interval).await;
+            }
+            number += 1;
+            let answer = oauth1_reqwest::probe::send_attempt_within(&client, &attempt, timeout)
+                .await
+                .map_err(|e| sending_failed(e, host, timeout))?;
+            if verbose {
+                say!(
+                    "{number:>3} {:<48} {}",
+                    variant(&attempt, url),
+                    status_line(answer.status())
+                );
+            }
+            probe.answer(&answer);
+        }
+        Ok::<(), String>(())
+    })?;
+    Ok(())
 }
 
 /// The variant an attempt was signed as, for `--verbose`.
@@ -151,44 +231,6 @@ fn variant(attempt: &ProbeAttempt, url: &str) -> String {
     } else {
         format!("{signed} (the path alone)")
     }
-}
-
-/// Sends one attempt; its status line, and the answer the probe reads.
-fn send(
-    client: &reqwest::blocking::Client,
-    attempt: &ProbeAttempt,
-    host: &str,
-) -> Result<(String, ProbeAnswer), String> {
-    let method = reqwest::Method::from_bytes(attempt.method().as_bytes())
-        .map_err(|_| format!("invalid method {:?}", attempt.method()))?;
-    let mut request = client
-        .request(method, attempt.url())
-        .header("Authorization", attempt.authorization());
-    if let Some(content_type) = attempt.content_type() {
-        request = request
-            .header("Content-Type", content_type)
-            .body(attempt.body().to_vec());
-    }
-    // Named by its host only: the request carries a signature that could be replayed.
-    let response = request.send().map_err(|e| {
-        format!(
-            "sending the request to {host}: {}",
-            crate::input::with_causes(&e.without_url())
-        )
-    })?;
-    let status = response.status();
-    let mut answer = ProbeAnswer::new(status.as_u16());
-    if let Some(value) = response
-        .headers()
-        .get("www-authenticate")
-        .and_then(|v| v.to_str().ok())
-    {
-        answer = answer.with_www_authenticate(value);
-    }
-    let mut body = Vec::new();
-    let _ = response.take(MAX_READ).read_to_end(&mut body);
-    answer = answer.with_body(&String::from_utf8_lossy(&body));
-    Ok((status.to_string(), answer))
 }
 
 /// The report in words: the verdict, what it means for the client and for the server's owner.
@@ -229,6 +271,20 @@ fn text(report: &ProbeReport, max_requests: usize) -> String {
             for cause in causes {
                 let _ = writeln!(out, "server fix: {}", cause.fix());
             }
+        }
+        ProbeVerdict::Redirected => {
+            let (status, location) = report
+                .redirect()
+                .map_or((0, None), |r| (r.status(), r.location()));
+            let _ = writeln!(
+                out,
+                "detail:     the server answered {} to request {requests}{}: a redirect is neither acceptance nor refusal, and the signature was not judged at this URL. Probe the URL it points to, if that is the API's (http to https, a trailing slash, another host), not a login page.",
+                status_line(status),
+                location.map_or_else(
+                    || " with no Location".to_owned(),
+                    |l| format!(", pointing to {}", crate::terminal::value(l))
+                )
+            );
         }
         _ => {
             if let Some(problem) = report.stopped() {

@@ -10,7 +10,7 @@ use oauth1_reqwest::SignExt;
 use oauth1_signer::explain::{find_base_string, Explainer, Observed};
 use oauth1_signer::http::Transport;
 use oauth1_signer::profile::Profile;
-use oauth1_signer::{Nonce, Request, Signer, Timestamp, Token, Version};
+use oauth1_signer::{Nonce, Request, SignatureMethod, Signer, Timestamp, Token, Version};
 use reqwest::blocking::multipart;
 
 use crate::input::ConsumerArgs;
@@ -65,6 +65,10 @@ pub(crate) struct SendArgs {
     /// Leave oauth_version out.
     #[arg(long)]
     pub(crate) no_version: bool,
+    /// Send a PLAINTEXT signature, which is the consumer secret and the token secret
+    /// themselves, to a plain http URL, in clear. For a test server on this machine only.
+    #[arg(long)]
+    pub(crate) allow_plaintext_over_http: bool,
 }
 
 /// The most bytes of an error answer searched for an echoed base string.
@@ -92,6 +96,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         .map_err(|_| format!("invalid method {method:?}: a method is an HTTP token such as GET"))?;
     let builder = client.request(http_method, crate::input::url(&args.url)?);
     let (mut request, content_type, sent_body) = with_headers_and_body(builder, args, body)?;
+    not_in_clear(&signer, request.url(), args.allow_plaintext_over_http)?;
     let nonce = Nonce::generate().map_err(|e| e.to_string())?;
     let timestamp = Timestamp::now().map_err(|e| e.to_string())?;
     match args.profile {
@@ -174,6 +179,18 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         }
     }
     Err(format!("the server answered {status}"))
+}
+
+/// Refuses a PLAINTEXT signature, which is the secrets themselves, to a plain http URL, unless
+/// `allowed`.
+fn not_in_clear(signer: &Signer, url: &reqwest::Url, allowed: bool) -> Result<(), String> {
+    if signer.method() == SignatureMethod::Plaintext && url.scheme() == "http" && !allowed {
+        return Err(format!(
+            "a PLAINTEXT signature is the consumer secret and the token secret themselves, and {} is plain http: they would be sent in clear. Send to its https URL, or sign with an HMAC method (--signature-method HMAC-SHA1); for a test server on this machine, allow it explicitly (--allow-plaintext-over-http)",
+            origin(url)
+        ));
+    }
+    Ok(())
 }
 
 /// The scheme, host and port of `url`: what an error names of a signed request.
