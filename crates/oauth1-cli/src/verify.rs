@@ -233,15 +233,9 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
         args.token_secret.as_deref(),
         public_key_pem.as_deref(),
     )?;
-    // The URL as received: a path a router and the signature would read differently is
-    // refused, as a server refuses it.
-    let text = args.request.url.as_deref().unwrap_or("");
-    // What is wrong with the URL itself is said with it; the rules of a received path follow.
-    crate::input::url(text)?;
-    let url = match received_url(text) {
+    let url = match read_received(args.request.url.as_deref().unwrap_or(""))? {
         Ok(url) => url,
-        Err(e) if e.reason() == Reason::AmbiguousPath => return invalid(&e),
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return invalid(&e),
     };
     let request = Request::from_url(&args.request.method, &url)
         .map_err(|e| e.to_string())?
@@ -287,7 +281,10 @@ fn as_profile(
 ) -> Result<(), String> {
     let text = |e: oauth1_signer::Error| e.to_string();
     let typed = args.request.capture()?;
-    crate::input::url(&typed.url)?;
+    // Read as plain verify reads it: the request is then made of the same URL.
+    if let Err(e) = read_received(&typed.url)? {
+        return invalid(&e);
+    }
     let (capture, protocol) = match &args.authorization {
         Some(header) => (
             typed,
@@ -369,6 +366,18 @@ fn as_profile(
             say!("invalid: {e}");
             Err("the request does not verify (refused by the profile)".to_owned())
         }
+    }
+}
+
+/// The URL as received: what is wrong with the URL itself is an error said with it; a path a
+/// router and the signature would read differently is a verdict (`Ok(Err)`), as a server
+/// refuses it.
+fn read_received(text: &str) -> Result<Result<url::Url, VerifyError>, String> {
+    crate::input::url(text)?;
+    match received_url(text) {
+        Ok(url) => Ok(Ok(url)),
+        Err(e) if e.reason() == Reason::AmbiguousPath => Ok(Err(e)),
+        Err(e) => Err(e.to_string()),
     }
 }
 

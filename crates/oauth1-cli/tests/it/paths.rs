@@ -59,3 +59,74 @@ fn the_command_line_refuses_dot_segments_with_the_reason() {
         );
     }
 }
+
+/// `verify --profile` reads a received URL as plain `verify` does: a request signed for the
+/// encoded path does not verify as received with the raw character, which a URL parser would
+/// encode and a router would not.
+#[test]
+fn a_profile_holds_the_received_path_to_the_same_rule() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            .args(args)
+            .env("OAUTH1_CONSUMER_SECRET", "cs")
+            .env("OAUTH1_TOKEN_SECRET", "ts")
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8(out.stdout).unwrap())
+    };
+    for (signed, received) in [
+        ("/a%7Bb", "/a{b"),
+        ("/a%22b", "/a\"b"),
+        ("/a%C3%A9", "/a\u{e9}"),
+    ] {
+        let signed = format!("https://api.example.com{signed}");
+        let (_, text) = run(&[
+            "sign",
+            "--profile",
+            "x",
+            "--method",
+            "GET",
+            "--url",
+            &signed,
+            "--consumer-key",
+            "ck",
+            "--token",
+            "tk",
+            "--nonce",
+            "n1",
+            "--timestamp",
+            "1700000000",
+        ]);
+        let header = text
+            .lines()
+            .find_map(|l| l.strip_prefix("authorization: "))
+            .unwrap()
+            .trim()
+            .to_owned();
+        let received = format!("https://api.example.com{received}");
+        for profile in [&[][..], &["--profile", "x"][..]] {
+            let verify = |url: &str| {
+                let args = [
+                    &["verify", "--url", url, "--authorization", &header][..],
+                    &["--now", "1700000000"],
+                    profile,
+                ]
+                .concat();
+                run(&args)
+            };
+            let (ok, out) = verify(&signed);
+            assert!(ok, "{signed} {profile:?}: {out}");
+            let (ok, out) = verify(&received);
+            assert!(!ok, "{received} {profile:?}: {out}");
+            assert_eq!(
+                out.lines().next(),
+                Some("invalid: ambiguous-path"),
+                "{received} {profile:?}: {out}"
+            );
+            assert!(
+                out.contains("answer:        400 oauth_problem=parameter_rejected&"),
+                "{out}"
+            );
+        }
+    }
+}
