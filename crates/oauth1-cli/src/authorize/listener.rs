@@ -6,7 +6,8 @@
 //! - a request whose `oauth_token` is not this flow's temporary token, or that has none (an
 //!   `oauth_problem` alone), is answered, said on standard error, and ignored;
 //! - a request whose `Host` is not this listener's (a name that is not `localhost`, as a page
-//!   that rebinds its own name to 127.0.0.1 sends) is refused the same way;
+//!   that rebinds its own name to 127.0.0.1 sends) is refused the same way, and so is one with
+//!   more than one `Host` (400);
 //! - a client that sends slowly or not at all holds nothing: connections are served
 //!   concurrently by hyper, each within a deadline for its head and for the whole exchange, at
 //!   most [`MAX_CONNECTIONS`] at once, and the wait ends at `--timeout` whatever they do.
@@ -140,6 +141,14 @@ impl Flow {
     /// (and said on standard error, but for paths other than the callback, such as a
     /// browser's favicon).
     fn answer(&self, request: &Request<Incoming>) -> Response<Full<Bytes>> {
+        // One Host, or which one was checked and which one a proxy would route by is unknown.
+        let hosts = request.headers().get_all(HOST).iter().count();
+        if hosts > 1 {
+            tell!(
+                "ignored a request to the callback listener: it carries {hosts} Host headers, where a request has one (RFC 9112 §3.2); still waiting for the browser's redirect"
+            );
+            return page(StatusCode::BAD_REQUEST, "More than one Host header.");
+        }
         if let Err(host) = self.check_host(request.headers().get(HOST)) {
             tell!(
                 "ignored a request to the callback listener: its Host is {host}, not this listener's {} (a web page may be trying to reach it); still waiting for the browser's redirect",

@@ -177,7 +177,7 @@ fn exit_within(child: &mut Child, most: Duration) -> Option<std::process::ExitSt
 }
 
 /// A request that is not this flow's callback (another token, none, a problem report alone,
-/// another `Host`, another method) is answered and ignored, and said on standard error,
+/// another `Host`, two `Host`s, another method) is answered and ignored, and said on standard error,
 /// escaped; the browser's redirect still ends the wait.
 #[test]
 fn a_forged_callback_is_ignored_and_the_flows_own_ends_the_wait() {
@@ -223,6 +223,10 @@ fn a_forged_callback_is_ignored_and_the_flows_own_ends_the_wait() {
             format!("GET /favicon.ico HTTP/1.1\r\nHost: {listener}"),
             "HTTP/1.1 404 Not Found",
         ),
+        (
+            format!("GET /callback?oauth_token={}&oauth_verifier=v HTTP/1.1\r\nHost: {listener}\r\nHost: rebound.example:{port}", TEMPORARY.0),
+            "HTTP/1.1 400 Bad Request",
+        ),
     ] {
         assert_eq!(raw(&callback, &head), status, "{head}");
     }
@@ -241,7 +245,7 @@ fn a_forged_callback_is_ignored_and_the_flows_own_ends_the_wait() {
         .lines()
         .filter(|l| l.starts_with("ignored a"))
         .collect();
-    assert_eq!(ignored.len(), 6, "{stderr}");
+    assert_eq!(ignored.len(), 7, "{stderr}");
     assert!(
         ignored[0].starts_with(
             "ignored a request to the callback: its oauth_token is not this flow's; still waiting"
@@ -262,6 +266,11 @@ fn a_forged_callback_is_ignored_and_the_flows_own_ends_the_wait() {
     assert!(ignored[4].contains("its Host is 127.0.0.1:1,"), "{stderr}");
     assert!(
         ignored[5].starts_with("ignored a POST request to the callback"),
+        "{stderr}"
+    );
+    assert!(
+        ignored[6]
+            .starts_with("ignored a request to the callback listener: it carries 2 Host headers"),
         "{stderr}"
     );
     assert!(
