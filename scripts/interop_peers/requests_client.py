@@ -119,8 +119,12 @@ def main(base):
     plaintext = OAuth1(CONSUMER[0], CONSUMER[1], signature_method=SIGNATURE_PLAINTEXT)
     expect("PLAINTEXT over http", requests.get(base + "/photos", auth=plaintext), 400)
 
-    # Unsigned.
-    expect("unsigned", requests.get(base + "/photos"), 400)
+    # Unsigned: challenged (401 with WWW-Authenticate: OAuth realm=...), not malformed.
+    unsigned = requests.get(base + "/photos")
+    expect("unsigned", unsigned, 401)
+    if not unsigned.headers.get("WWW-Authenticate", "").startswith("OAuth realm="):
+        failures.append("unsigned: no OAuth challenge, WWW-Authenticate %r"
+                        % unsigned.headers.get("WWW-Authenticate"))
 
     if failures:
         print("requests-oauthlib against the axum example: %d failures" % len(failures))

@@ -144,6 +144,10 @@ pub enum VerifyError {
     MissingParameters {
         /// Their names.
         names: Vec<&'static str>,
+        /// Whether the request carries no protocol parameter at all: it is not an OAuth request
+        /// yet, so it is answered 401 with a challenge (RFC 7235 §3.1), where one missing some
+        /// of them is malformed, 400 (RFC 5849 §3.2).
+        unauthenticated: bool,
     },
     /// A protocol parameter is given twice.
     #[non_exhaustive]
@@ -283,10 +287,18 @@ impl VerifyError {
     }
 
     /// The HTTP status to answer with (RFC 5849 §3.2): 400 for a request that is malformed
-    /// or uses what the server does not support, 401 for one that is not authentic, 503 when
-    /// a store failed, 500 when the server itself did.
+    /// or uses what the server does not support, 401 for one that is not authentic, or that
+    /// carries no protocol parameter at all (RFC 7235 §3.1: an unauthenticated request is
+    /// challenged), 503 when a store failed, 500 when the server itself did.
     #[must_use]
     pub fn status(&self) -> u16 {
+        if let VerifyError::MissingParameters {
+            unauthenticated: true,
+            ..
+        } = self
+        {
+            return 401;
+        }
         match self.reason() {
             Reason::MalformedRequest
             | Reason::AmbiguousPath
@@ -310,7 +322,7 @@ impl VerifyError {
             VerifyError::Malformed { .. } | VerifyError::AmbiguousPath { .. } => {
                 ("parameter_rejected", None)
             }
-            VerifyError::MissingParameters { names } => (
+            VerifyError::MissingParameters { names, .. } => (
                 "parameter_absent",
                 Some(("oauth_parameters_absent", names.join("&"))),
             ),
@@ -366,7 +378,7 @@ impl fmt::Display for VerifyError {
         match self {
             VerifyError::Malformed { detail, .. } => f.write_str(detail),
             VerifyError::AmbiguousPath { problem } => problem.fmt(f),
-            VerifyError::MissingParameters { names } => {
+            VerifyError::MissingParameters { names, .. } => {
                 write!(f, "missing {}", names.join(", "))
             }
             VerifyError::DuplicateParameter { name } => write!(

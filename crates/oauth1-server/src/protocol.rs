@@ -25,6 +25,30 @@ pub(super) struct ProtocolSpans {
     pub(super) body_hash: Option<Span>,
 }
 
+impl ProtocolSpans {
+    /// Whether no protocol parameter was found.
+    pub(super) fn is_empty(&self) -> bool {
+        let ProtocolSpans {
+            consumer_key,
+            token,
+            signature_method,
+            signature,
+            timestamp,
+            nonce,
+            version,
+            body_hash,
+        } = self;
+        consumer_key.is_none()
+            && token.is_none()
+            && signature_method.is_none()
+            && signature.is_none()
+            && timestamp.is_none()
+            && nonce.is_none()
+            && version.is_none()
+            && body_hash.is_none()
+    }
+}
+
 /// The signature received, copied out of the parameters (which then wipe it): held in place
 /// when it is no longer than an HMAC's (88 characters for HMAC-SHA512), so that the common
 /// verification allocates nothing for it; on the heap when it is longer (RSA) or holds a `&`:
@@ -169,6 +193,7 @@ impl Expect {
             Expect::TemporaryRequest if !has("oauth_callback") => {
                 Err(VerifyError::MissingParameters {
                     names: vec!["oauth_callback"],
+                    unauthenticated: false,
                 })
             }
             Expect::TokenRequest if !has_token || !has("oauth_verifier") => {
@@ -180,6 +205,7 @@ impl Expect {
                     .into_iter()
                     .flatten()
                     .collect(),
+                    unauthenticated: false,
                 })
             }
             Expect::Resource | Expect::TemporaryRequest | Expect::TokenRequest => Ok(()),

@@ -565,7 +565,14 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 .filter(|(_, present)| !present)
                 .map(|(name, _)| *name)
                 .collect();
-            return Err(VerifyError::MissingParameters { names: missing });
+            // Not one protocol parameter anywhere: an unauthenticated request, not a malformed
+            // one (the signature was taken out of the parameters, and is in the spans).
+            let unauthenticated =
+                protocol.is_empty() && !params.iter().any(|p| p.name.starts_with(b"oauth_"));
+            return Err(VerifyError::MissingParameters {
+                names: missing,
+                unauthenticated,
+            });
         }
         let text = |span: Option<&Span>| String::from_utf8_lossy(params.at(span)).into_owned();
 

@@ -187,14 +187,77 @@ async fn a_replay_is_answered_401() {
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
 
+/// A request with no protocol parameter at all (no `Authorization: OAuth`, none in the query
+/// or the form body) is unauthenticated, not malformed: 401 with the challenge (RFC 7235
+/// §3.1), as HTTP clients and browsers expect; the body still names what is absent.
+#[tokio::test]
+async fn a_request_without_oauth_is_challenged_401() {
+    let layer = layer();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let plain = || http::Request::get("/photos?size=original");
+    let unsigned = [
+        plain().body(Body::default()).unwrap(),
+        plain()
+            .header("authorization", "OAuth realm=\"Photos\"")
+            .body(Body::default())
+            .unwrap(),
+        http::Request::post("/photos")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from("title=a+b"))
+            .unwrap(),
+    ];
+    for request in unsigned {
+        let shown = format!("{request:?}");
+        let answer = send(&layer, request, &calls).await;
+        assert_eq!(answer.status, 401, "{shown}");
+        assert_eq!(
+            answer.www_authenticate.as_deref(),
+            Some("OAuth realm=\"https://photos.example.net\""),
+            "{shown}"
+        );
+        assert!(
+            answer.body.starts_with(
+                "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_consumer_key%26oauth_signature_method%26oauth_signature%26oauth_timestamp%26oauth_nonce&"
+            ),
+            "{shown}: {}",
+            answer.body
+        );
+    }
+    // One protocol parameter anywhere, even the callback alone, makes it an OAuth request
+    // that lacks the others: 400.
+    for request in [
+        plain()
+            .header("authorization", "OAuth oauth_version=\"1.0\"")
+            .body(Body::default())
+            .unwrap(),
+        http::Request::get("/photos?oauth_callback=oob")
+            .body(Body::default())
+            .unwrap(),
+        http::Request::post("/photos")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from("oauth_nonce=n"))
+            .unwrap(),
+    ] {
+        let shown = format!("{request:?}");
+        let answer = send(&layer, request, &calls).await;
+        assert_eq!(answer.status, 400, "{shown}");
+        assert_eq!(answer.www_authenticate, None, "{shown}");
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}
+
 #[tokio::test]
 async fn malformed_requests_are_answered_400_without_www_authenticate() {
     let layer = layer();
     let calls = Arc::new(AtomicUsize::new(0));
     let header = authorization("GET", "https://photos.example.net/photos", "", b"");
 
-    let unsigned = http::Request::get("/photos").body(Body::default()).unwrap();
-    let answer = send(&layer, unsigned, &calls).await;
+    // Some protocol parameters, not all: malformed.
+    let partly = http::Request::get("/photos")
+        .header("authorization", "OAuth oauth_token=\"x\"")
+        .body(Body::default())
+        .unwrap();
+    let answer = send(&layer, partly, &calls).await;
     assert_eq!(answer.status, 400);
     assert_eq!(answer.www_authenticate, None);
     assert!(
