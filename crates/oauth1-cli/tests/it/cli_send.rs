@@ -302,6 +302,8 @@ fn a_failed_send_never_prints_the_signed_request() {
                     method,
                     "-d",
                     "b=2",
+                    // The secrets in clear, to a loopback server, so that the test sees them.
+                    "--allow-plaintext-over-http",
                 ]);
                 assert!(!out.status.success());
                 let stderr = text(&out.stderr);
