@@ -46,6 +46,7 @@ mod compare;
 mod error;
 mod php;
 mod probe;
+mod scheme;
 pub(crate) mod variant;
 mod wrong;
 
@@ -57,6 +58,7 @@ pub use cause::Cause;
 pub use compare::{compare, Difference, Part};
 pub use error::ExplainError;
 pub use probe::{Probe, ProbeAnswer, ProbeAttempt, ProbeRedirect, ProbeReport, ProbeVerdict};
+pub use scheme::{take_scheme, SchemeReason, SchemeTaken};
 use variant::{Context, Switches, EXCLUSIVE};
 
 use crate::base_string::BaseString;

@@ -90,6 +90,12 @@ function show(answer) {
     verdict.append(element("p", answer.error, "error"));
     return;
   }
+  if (answer.scheme) {
+    const note = element("p", `Scheme ${answer.scheme.taken}: ${answer.scheme.detail} (the request's target does not say it; choose one above to force it).`, "scheme-taken");
+    note.dataset.scheme = answer.scheme.taken;
+    note.dataset.reason = answer.scheme.reason;
+    verdict.append(note);
+  }
   showCauses(answer);
   $("detail").textContent = answer.detail;
   if (answer.profile) {

@@ -154,7 +154,7 @@ test("the Authorization header alone, with the request typed beside it, and a se
   }
 });
 
-test("a raw request whose target is a path, over plain http as the scheme field says", async () => {
+test("a raw request whose target is a path, over plain http as the scheme field says, or as the signature says when it says none", async () => {
   // RFC 5849 §3.1's request, its parameters in the query (§3.5.3), its target a path.
   const raw = "GET /photos?file=vacation.jpg&size=original&oauth_consumer_key=dpf43f3p2l4k3l03&oauth_token=nnch734d00sl2jdk&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_nonce=kllo9940pd9333jh&oauth_version=1.0&oauth_signature=tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D HTTP/1.1\nHost: photos.example.net\n\n";
   const dir = mkdtempSync(join(tmpdir(), "oauth1-web-"));
@@ -171,7 +171,18 @@ test("a raw request whose target is a path, over plain http as the scheme field 
     assert.notEqual((await paste({ capture: raw, "consumer-secret": RFC.consumer, "token-secret": RFC.token })).verdict, "match");
     await page.selectOption("#scheme", "http");
     assert.equal((await paste({ capture: raw, "consumer-secret": RFC.consumer, "token-secret": RFC.token })).verdict, "match");
-    await page.selectOption("#scheme", "https");
+    // Unknown, the default: both readings tried and http taken, since the signature matches
+    // it, as the command line takes it without --scheme.
+    await page.selectOption("#scheme", "");
+    const unknown = await paste({ capture: raw, "consumer-secret": RFC.consumer, "token-secret": RFC.token });
+    assert.equal(unknown.verdict, "match");
+    const note = page.locator("#verdict .scheme-taken");
+    assert.equal(await note.getAttribute("data-scheme"), "http");
+    assert.equal(await note.getAttribute("data-reason"), "matches");
+    const cli = oauth1(["explain", "--json", "--http", join(dir, "request.http")], RFC);
+    assert.deepEqual({ verdict: unknown.verdict, causes: unknown.causes }, asPage(cli.answers[0]));
+    assert.equal(cli.answers[0].scheme.taken, "http");
+    assert.equal(unknown.reference, cli.answers[0].reference_base_string);
   } finally {
     rmSync(dir, { recursive: true });
   }

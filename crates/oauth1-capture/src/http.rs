@@ -13,6 +13,61 @@ impl Capture {
     /// A [`CaptureError`]: not an HTTP request, no `Host` header for an origin-form target, a
     /// body shorter than its `Content-Length`, a chunked body.
     pub fn from_http(raw: &[u8], scheme: &str) -> Result<Capture, CaptureError> {
+        Capture::from_http_read(raw, scheme).map(|(capture, _)| capture)
+    }
+
+    /// Reads a raw HTTP/1.1 request as [`from_http`](Self::from_http) does when nothing but
+    /// the request says its scheme: an absolute-form target (`GET https://host/path HTTP/1.1`)
+    /// states it; an origin-form target (`GET /path HTTP/1.1`, as servers log and most proxies
+    /// dump it) does not, and the capture is read with https, the other reading as likely
+    /// ([`with_scheme`](Self::with_scheme)).
+    ///
+    /// ```
+    /// use oauth1_capture::Capture;
+    ///
+    /// let raw = b"GET /1/search?q=a HTTP/1.1\r\nHost: api.example.com\r\n\r\n";
+    /// let read = Capture::from_http_scheme_unknown(raw)?;
+    /// assert!(!read.scheme_stated);
+    /// assert_eq!(read.capture.url, "https://api.example.com/1/search?q=a");
+    /// assert_eq!(read.capture.with_scheme("http").url, "http://api.example.com/1/search?q=a");
+    ///
+    /// let raw = b"GET http://api.example.com/1/search?q=a HTTP/1.1\r\n\r\n";
+    /// assert!(Capture::from_http_scheme_unknown(raw)?.scheme_stated);
+    ///
+    /// // A path is origin-form, whatever its query holds.
+    /// let raw = b"GET /login?next=http://app.example/ HTTP/1.1\r\nHost: h\r\n\r\n";
+    /// let read = Capture::from_http_scheme_unknown(raw)?;
+    /// assert!(!read.scheme_stated);
+    /// assert_eq!(read.capture.url, "https://h/login?next=http://app.example/");
+    /// # Ok::<(), oauth1_capture::CaptureError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`from_http`](Self::from_http).
+    pub fn from_http_scheme_unknown(raw: &[u8]) -> Result<HttpRead, CaptureError> {
+        Capture::from_http_read(raw, "https").map(|(capture, scheme_stated)| HttpRead {
+            capture,
+            scheme_stated,
+        })
+    }
+
+    /// The same request at the same URL with another scheme (`http` or `https`): the other
+    /// reading of a raw request whose target does not say it.
+    #[must_use]
+    pub fn with_scheme(&self, scheme: &str) -> Capture {
+        let rest = self
+            .url
+            .split_once("://")
+            .map_or(self.url.as_str(), |(_, rest)| rest);
+        Capture {
+            url: format!("{scheme}://{rest}"),
+            ..self.clone()
+        }
+    }
+
+    /// The capture, and whether its target stated the scheme.
+    fn from_http_read(raw: &[u8], scheme: &str) -> Result<(Capture, bool), CaptureError> {
         let mut storage = [httparse::EMPTY_HEADER; 128];
         let mut request = httparse::Request::new(&mut storage);
         let head = match request.parse(raw) {
@@ -42,7 +97,9 @@ impl Capture {
             headers,
             body: Vec::new(),
         };
-        let url = if target.contains("://") {
+        // An origin-form target starts with `/`, whatever its query holds (`?next=https://…`).
+        let stated = !target.starts_with('/') && target.contains("://");
+        let url = if stated {
             target.to_owned()
         } else if target.starts_with('/') {
             let host = capture.header("host").ok_or_else(|| {
@@ -75,10 +132,23 @@ impl Capture {
             }
             body.truncate(length);
         }
-        Ok(Capture {
-            url,
-            body,
-            ..capture
-        })
+        Ok((
+            Capture {
+                url,
+                body,
+                ..capture
+            },
+            stated,
+        ))
     }
+}
+
+/// A raw HTTP request read by [`Capture::from_http_scheme_unknown`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpRead {
+    /// The request; with https when its target does not say the scheme.
+    pub capture: Capture,
+    /// Whether its target says the scheme (absolute-form); when not, http is as likely.
+    pub scheme_stated: bool,
 }

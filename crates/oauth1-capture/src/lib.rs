@@ -23,6 +23,7 @@ mod shown;
 
 pub use capture::{check_url, Capture, CaptureError};
 pub use curl::{data_urlencode, data_urlencode_with};
+pub use http::HttpRead;
 pub use protocol::Protocol;
 pub use shown::{
     key_shape, sent_shown, shown, signed_parameter_string, urlencoded_shown, HIDDEN_SIGNATURE,

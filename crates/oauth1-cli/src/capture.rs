@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use oauth1_capture::Capture;
+use oauth1_capture::{Capture, HttpRead};
 
 /// The capture of `--curl` or `--http`, and the flag's name; `body_file` (`--body-file`) is
 /// the body of a `--curl` command, in place of its data.
@@ -42,14 +42,28 @@ pub(crate) fn read(
         })?;
         return Ok(("--curl", capture));
     }
-    let path = http.ok_or("no capture given")?;
-    let raw = if path.as_os_str() == "-" {
-        from_stdin()?
-    } else {
-        std::fs::read(path).map_err(|e| format!("--http: reading {}: {e}", path.display()))?
-    };
+    let raw = raw_http(http.ok_or("no capture given")?)?;
     let capture = Capture::from_http(&raw, scheme).map_err(|e| format!("--http: {e}"))?;
     Ok(("--http", capture))
+}
+
+/// The raw request of `--http FILE` (`-`: standard input), read when nothing but the request
+/// says its scheme.
+pub(crate) fn read_http_scheme_unknown(path: &std::path::Path) -> Result<HttpRead, String> {
+    Capture::from_http_scheme_unknown(&raw_http(path)?).map_err(|e| format!("--http: {e}"))
+}
+
+/// The bytes of `--http FILE`, or of standard input for `-`.
+fn raw_http(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(bytes)
+    } else {
+        std::fs::read(path).map_err(|e| format!("--http: reading {}: {e}", path.display()))
+    }
 }
 
 /// Runs `run` on every entry of the HAR file at `path` that carries OAuth (or entry `entry`),

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
 use oauth1_signer::explain::{
-    find_base_string, ExplainError, Explainer, Explanation, Observed, Verdict,
+    find_base_string, take_scheme, ExplainError, Explainer, Explanation, Observed, SchemeTaken,
+    Verdict,
 };
 use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp};
@@ -89,7 +90,27 @@ struct AnswerLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     profile: Option<ProfileLine>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    scheme: Option<SchemeLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+}
+
+/// The scheme taken for a raw request whose target does not say it, and why.
+#[derive(Serialize)]
+struct SchemeLine {
+    taken: &'static str,
+    reason: &'static str,
+    detail: String,
+}
+
+impl From<SchemeTaken> for SchemeLine {
+    fn from(taken: SchemeTaken) -> Self {
+        SchemeLine {
+            taken: taken.scheme(),
+            reason: taken.reason().as_str(),
+            detail: taken.why(),
+        }
+    }
 }
 
 /// The provider profile an answer names: the one given with `--profile`, else the one whose
@@ -133,6 +154,7 @@ fn answer(line: &str) -> String {
         reference_base_string: None,
         detail: None,
         profile: None,
+        scheme: None,
         error: Some(message),
     };
     let value = match json_object(line) {
@@ -170,6 +192,7 @@ fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLi
         reference_base_string: Some(explanation.reference_base_string().to_string()),
         detail: Some(explanation.detail()),
         profile: None,
+        scheme: None,
         error: None,
     }
 }
@@ -217,19 +240,86 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         }
         None => args.observed_base_string,
     };
+    args.observed_base_string = echoed;
     let verbose = args.sign.verbose;
+    let json = args.json;
+    let mut taken = None;
+    let done = match args.sign.http.take() {
+        Some(path) if args.sign.scheme.is_none() => {
+            let read = crate::capture::read_http_scheme_unknown(&path)?;
+            if read.scheme_stated {
+                args.sign.read_http = Some(read.capture);
+                explained(args)?
+            } else {
+                // Nothing says the scheme: each reading, and the one that needs no scheme cause.
+                let mut http = args.clone();
+                http.sign.read_http = Some(read.capture.with_scheme("http"));
+                args.sign.read_http = Some(read.capture);
+                let (https, http) = (explained(args)?, explained(http)?);
+                let (explanation, scheme) = take_scheme(https.explanation, http.explanation);
+                taken = Some(scheme);
+                let rest = if scheme.scheme() == "http" {
+                    http.rest
+                } else {
+                    https.rest
+                };
+                Explained { explanation, rest }
+            }
+        }
+        path => {
+            args.sign.http = path;
+            explained(args)?
+        }
+    };
+    let Explained {
+        explanation,
+        rest: (flags, observed, profile),
+    } = done;
+    let matched = explanation.verdict() == Verdict::Match;
+    if json {
+        let mut line = answer_line(label.as_deref(), &explanation);
+        line.profile = profile;
+        line.scheme = taken.map(SchemeLine::from);
+        println!("{}", crate::terminal::json(&to_json(&line)));
+        return Ok(matched);
+    }
+    if verbose {
+        sign_verbose(&flags, true)?;
+        say!();
+    }
+    let mut out = std::io::stdout().lock();
+    let write = |e: std::io::Error| format!("writing: {e}");
+    if let Some(taken) = taken {
+        writeln!(
+            out,
+            "scheme:     {taken} (the request's target does not say it; --scheme gives it)"
+        )
+        .map_err(write)?;
+    }
+    report(&mut out, &explanation, observed.base_string.as_deref()).map_err(write)?;
+    if let Some(profile) = profile {
+        writeln!(out, "profile:    {}", crate::terminal::value(&profile.text)).map_err(write)?;
+    }
+    Ok(matched)
+}
+
+/// An explanation, and what was read to make it: the flags, what was observed, the profile.
+struct Explained {
+    explanation: Explanation,
+    rest: (FromFlags, ObservedField, Option<ProfileLine>),
+}
+
+/// Reads the flags and explains the request against what the other side produced (the
+/// signature the request carries unless another is given, the base string given or echoed).
+fn explained(args: ExplainArgs) -> Result<Explained, String> {
     let flags = FromFlags::new(args.sign, false)?;
     // The signature the client sent, unless another is given to compare.
     let observed = ObservedField {
         signature: args
             .observed_signature
             .or_else(|| flags.sent_signature().map(str::to_owned)),
-        base_string: echoed,
+        base_string: args.observed_base_string,
     };
-    if verbose {
-        sign_verbose(&flags, true)?;
-        say!();
-    }
     let request = flags.request().map_err(|e| e.to_string())?;
     let explanation = explain(
         &flags.signer,
@@ -240,7 +330,6 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         &observed,
     )
     .map_err(|e| e.to_string())?;
-
     let mut given = Observed::default();
     if let Some(signature) = &observed.signature {
         given = given.with_signature(signature);
@@ -249,21 +338,11 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         given = given.with_base_string(base_string);
     }
     let profile = profile_line(&flags, &request, &given, &explanation);
-    let matched = explanation.verdict() == Verdict::Match;
-    if args.json {
-        let mut line = answer_line(label.as_deref(), &explanation);
-        line.profile = profile;
-        println!("{}", crate::terminal::json(&to_json(&line)));
-        return Ok(matched);
-    }
-    let mut out = std::io::stdout().lock();
-    report(&mut out, &explanation, observed.base_string.as_deref())
-        .map_err(|e| format!("writing: {e}"))?;
-    if let Some(profile) = profile {
-        writeln!(out, "profile:    {}", crate::terminal::value(&profile.text))
-            .map_err(|e| format!("writing: {e}"))?;
-    }
-    Ok(matched)
+    drop(request);
+    Ok(Explained {
+        explanation,
+        rest: (flags, observed, profile),
+    })
 }
 
 /// The explanation as `oauth1 explain` prints it: the verdict, the causes in words, the two

@@ -113,9 +113,10 @@ pub(crate) struct SignArgs {
     ])]
     pub(crate) http: Option<PathBuf>,
     /// The scheme of an --http request whose target is a path (its Host header gives the
-    /// host).
-    #[arg(long, default_value = "https", value_parser = ["https", "http"], requires = "http")]
-    pub(crate) scheme: String,
+    /// host), which nothing in it says. Without it `explain` tries both and keeps the one that
+    /// needs no scheme cause, and says which it took and why; `sign` and `probe` take https.
+    #[arg(long, value_parser = ["https", "http"], requires = "http")]
+    pub(crate) scheme: Option<String>,
     /// A HAR file (a browser's "Save all as HAR"): every entry that carries OAuth is taken in
     /// turn, each answer headed by the entry's number, method and URL.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
@@ -130,6 +131,9 @@ pub(crate) struct SignArgs {
     /// A request already captured (an entry of --har), and its label.
     #[arg(skip)]
     pub(crate) captured: Option<(String, oauth1_capture::Capture)>,
+    /// The --http request already read, with the scheme to take.
+    #[arg(skip)]
+    pub(crate) read_http: Option<oauth1_capture::Capture>,
 
     /// oauth_consumer_key; not needed when the request carries it (--authorization, a capture,
     /// or a --url whose query carries oauth_signature).

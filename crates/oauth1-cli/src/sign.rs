@@ -55,13 +55,15 @@ impl FromFlags {
         let (capture, protocol) = if args.curl.is_some()
             || args.http.is_some()
             || args.captured.is_some()
+            || args.read_http.is_some()
         {
-            let (flag, capture) = match args.captured.take() {
-                Some((_, capture)) => ("--har", capture),
-                None => crate::capture::read(
+            let (flag, capture) = match (args.captured.take(), args.read_http.take()) {
+                (Some((_, capture)), _) => ("--har", capture),
+                (None, Some(capture)) => ("--http", capture),
+                (None, None) => crate::capture::read(
                     args.curl.as_deref(),
                     args.http.as_ref(),
-                    &args.scheme,
+                    args.scheme.as_deref().unwrap_or("https"),
                     args.request.body_file.as_ref(),
                 )?,
             };

@@ -1,7 +1,9 @@
 //! Why the other side's signature differs: `oauth1 explain` on a paste.
 
 use oauth1_capture::{check_url, Capture, Protocol};
-use oauth1_signer::explain::{find_base_string, Explainer, Explanation, Observed, Part, Verdict};
+use oauth1_signer::explain::{
+    find_base_string, take_scheme, Explainer, Explanation, Observed, Part, Verdict,
+};
 use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -59,6 +61,20 @@ pub struct ExplainAnswer {
     pub entry: Option<usize>,
     /// The provider profile the answer names, if any ([`Finding::find`]).
     pub profile: Option<ProfileAnswer>,
+    /// For a raw HTTP request whose target does not say its scheme (none chosen): the scheme
+    /// taken, and why ([`take_scheme`]).
+    pub scheme: Option<SchemeAnswer>,
+}
+
+/// The scheme taken for a request whose capture does not say it.
+#[derive(Debug, Serialize)]
+pub struct SchemeAnswer {
+    /// `http` or `https`.
+    pub taken: &'static str,
+    /// `matches`, `explained-without` or `assumed`.
+    pub reason: &'static str,
+    /// Why, in words.
+    pub detail: String,
 }
 
 /// A provider profile named by an answer.
@@ -140,19 +156,54 @@ pub(crate) fn answer(input: &ExplainInput) -> ExplainAnswer {
     let mut har = Har::default();
     let read = input.pasted.read(kind, &mut har).and_then(|read| {
         let what = |e| format!("{}: {e}", kind.what());
+        let unknown = read.scheme_unknown;
         match &read.header {
             Some(header) => Protocol::from_authorization(header)
                 .map(|protocol| (read.capture, protocol))
                 .map_err(what),
             None => read.capture.protocol().map_err(what),
         }
+        .map(|(capture, protocol)| (capture, protocol, unknown))
     });
     let mut answer = match read {
-        Ok((capture, protocol)) => explained(kind, input, &capture, &protocol),
+        Ok((capture, protocol, false)) => explained(kind, input, &capture, &protocol),
+        Ok((capture, protocol, true)) => scheme_unknown(kind, input, &capture, &protocol),
         Err(e) => failed(kind.as_str(), e),
     };
     answer.entries = har.entries;
     answer.entry = har.entry;
+    answer
+}
+
+/// The answer for a raw request whose target does not say its scheme: explained as read with
+/// https (`capture`) and with http, the reading that needs no scheme cause kept
+/// ([`take_scheme`]).
+fn scheme_unknown(
+    kind: Kind,
+    input: &ExplainInput,
+    capture: &Capture,
+    protocol: &Protocol,
+) -> ExplainAnswer {
+    let as_http = capture.with_scheme("http");
+    let (secure, plain) = match (
+        explain_read(input, capture, protocol),
+        explain_read(input, &as_http, protocol),
+    ) {
+        (Ok(secure), Ok(plain)) => (secure, plain),
+        (Err(e), _) | (_, Err(e)) => return failed(kind.as_str(), e),
+    };
+    let (explanation, taken) = take_scheme(secure.0, plain.0);
+    let rest = if taken.scheme() == "http" {
+        plain.1
+    } else {
+        secure.1
+    };
+    let mut answer = answer_of(kind, (explanation, rest));
+    answer.scheme = Some(SchemeAnswer {
+        taken: taken.scheme(),
+        reason: taken.reason().as_str(),
+        detail: taken.why(),
+    });
     answer
 }
 
@@ -163,10 +214,17 @@ fn explained(
     capture: &Capture,
     protocol: &Protocol,
 ) -> ExplainAnswer {
-    let (explanation, stages, observed, profile) = match explain_read(input, capture, protocol) {
-        Ok(done) => done,
-        Err(e) => return failed(kind.as_str(), e),
-    };
+    match explain_read(input, capture, protocol) {
+        Ok(done) => answer_of(kind, done),
+        Err(e) => failed(kind.as_str(), e),
+    }
+}
+
+/// What was explained, as the page shows it.
+type Done = (Explanation, (Stages, Option<String>, Option<ProfileAnswer>));
+
+/// The answer for an explanation made.
+fn answer_of(kind: Kind, (explanation, (stages, observed, profile)): Done) -> ExplainAnswer {
     let (label, theirs) = match (&observed, explanation.reproduced_base_string()) {
         (Some(observed), _) => ("observed", observed.clone()),
         (None, Some(reproduced)) => ("reproduced", reproduced.to_string()),
@@ -213,6 +271,7 @@ fn explained(
         entries: Vec::new(),
         entry: None,
         profile,
+        scheme: None,
     }
 }
 
@@ -222,7 +281,7 @@ fn explain_read(
     input: &ExplainInput,
     capture: &Capture,
     protocol: &Protocol,
-) -> Result<(Explanation, Stages, Option<String>, Option<ProfileAnswer>), String> {
+) -> Result<Done, String> {
     let text = |e: oauth1_signer::Error| e.to_string();
     let observed_base_string = if input.server_response.trim().is_empty() {
         None
@@ -280,7 +339,7 @@ fn explain_read(
         reproduces: finding.reproduces(),
         text: finding.text().to_owned(),
     });
-    Ok((explanation, stages, observed_base_string, profile))
+    Ok((explanation, (stages, observed_base_string, profile)))
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ pub struct Pasted {
     /// With a HAR file: the entry (numbered from 1 over the file), the first with OAuth when
     /// none.
     pub entry: Option<usize>,
-    /// With a raw HTTP request whose target is a path: its scheme (`https` when empty).
+    /// With a raw HTTP request whose target is a path: its scheme. Empty when nothing says it:
+    /// the explanation then tries both and keeps the one that needs no scheme cause; the
+    /// verification takes `https`.
     pub scheme: String,
 }
 
@@ -84,6 +86,9 @@ impl Kind {
 pub(crate) struct Read {
     pub(crate) capture: Capture,
     pub(crate) header: Option<String>,
+    /// A raw HTTP request whose target is a path, with no scheme given: read with https, and
+    /// as likely http.
+    pub(crate) scheme_unknown: bool,
 }
 
 /// The message when nothing is pasted.
@@ -124,13 +129,17 @@ impl Pasted {
         };
         let capture = match kind {
             Kind::Curl => Capture::from_curl(&self.capture).map_err(what)?,
+            Kind::Http if self.scheme.is_empty() => {
+                let read =
+                    Capture::from_http_scheme_unknown(self.capture.as_bytes()).map_err(what)?;
+                return Ok(Read {
+                    capture: read.capture,
+                    header: None,
+                    scheme_unknown: !read.scheme_stated,
+                });
+            }
             Kind::Http => {
-                let scheme = if self.scheme.is_empty() {
-                    "https"
-                } else {
-                    &self.scheme
-                };
-                Capture::from_http(self.capture.as_bytes(), scheme).map_err(what)?
+                Capture::from_http(self.capture.as_bytes(), &self.scheme).map_err(what)?
             }
             Kind::Har => {
                 let all = Capture::from_har(&self.capture, None).map_err(what)?;
@@ -167,12 +176,14 @@ impl Pasted {
                 return Ok(Read {
                     capture: self.typed(self.url.trim()),
                     header: Some(header.to_owned()),
+                    scheme_unknown: false,
                 });
             }
         };
         Ok(Read {
             capture,
             header: None,
+            scheme_unknown: false,
         })
     }
 

@@ -9,13 +9,13 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-fn fixtures() -> std::path::PathBuf {
+pub(crate) fn fixtures() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
 /// Runs `oauth1` with `args`, the secrets in the environment and `stdin`; (exit ok, stdout,
 /// stderr).
-fn run(
+pub(crate) fn run(
     args: &[&str],
     secrets: (Option<&str>, Option<&str>),
     stdin: &str,
@@ -143,7 +143,7 @@ fn web(capture: &str, secrets: (Option<&str>, Option<&str>)) -> Value {
     }))
 }
 
-fn web_with(input: &Value) -> Value {
+pub(crate) fn web_with(input: &Value) -> Value {
     let mut answer: Value = serde_json::from_str(&oauth1_web::explain(&input.to_string())).unwrap();
     let ids: Vec<Value> = answer["causes"]
         .as_array()

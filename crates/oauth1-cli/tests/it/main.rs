@@ -13,6 +13,7 @@ mod cli_authorize;
 mod cli_capture;
 mod cli_probe;
 mod cli_profile;
+mod cli_scheme;
 mod cli_send;
 mod cli_terminal;
 mod interop_provider;
