@@ -172,6 +172,7 @@ impl fmt::Display for Verdict {
 pub struct Explanation {
     verdict: Verdict,
     causes: Vec<Cause>,
+    alternatives: Vec<Cause>,
     reference: BaseString,
     reproduced: Option<BaseString>,
     difference: Option<Difference>,
@@ -188,12 +189,22 @@ impl Explanation {
         self.verdict
     }
 
-    /// The causes that reproduce the observed value: empty unless [`Verdict::Explained`]. Either
-    /// single causes that each reproduce it, the most likely first, or the two causes of a
-    /// pair that reproduces it together.
+    /// The explanation: empty unless [`Verdict::Explained`]; one cause that reproduces the
+    /// observed value alone (the likeliest of those that do), or the two causes of a pair that
+    /// reproduces it together ([`is_pair`](Self::is_pair)). Other single causes that reproduce
+    /// it as well are [`alternatives`](Self::alternatives), never here.
     #[must_use]
     pub fn causes(&self) -> &[Cause] {
         &self.causes
+    }
+
+    /// The other single causes that each reproduce the observed value alone, as well as the
+    /// one in [`causes`](Self::causes), the likelier first: what the observed value cannot
+    /// tell apart (`duplicates-collapsed` or `parsed-as-php` when a repeated name's last value
+    /// is kept). Empty for a pair.
+    #[must_use]
+    pub fn alternatives(&self) -> &[Cause] {
+        &self.alternatives
     }
 
     /// Whether the causes act together (a pair) rather than each alone.
@@ -263,8 +274,8 @@ impl Explanation {
                     first.what(),
                     first.fix()
                 );
-                if self.causes.len() > 1 {
-                    let others: Vec<&str> = self.causes[1..].iter().map(|c| c.id()).collect();
+                if !self.alternatives.is_empty() {
+                    let others: Vec<&str> = self.alternatives.iter().map(|c| c.id()).collect();
                     let _ = write!(
                         text,
                         " These reproduce the observed {what} equally: {}.",
@@ -405,6 +416,7 @@ impl<'a> Explainer<'a> {
         let mut explanation = Explanation {
             verdict: Verdict::Unexplained,
             causes: Vec::new(),
+            alternatives: Vec::new(),
             difference: observed
                 .base_string
                 .and_then(|b| compare(reference.base_string.as_str(), b)),
@@ -440,7 +452,8 @@ impl<'a> Explainer<'a> {
         if !singles.is_empty() {
             singles.sort_by_key(|(c, _)| c.rank());
             explanation.verdict = Verdict::Explained;
-            explanation.causes = singles.iter().map(|(c, _)| *c).collect();
+            explanation.causes = vec![singles[0].0];
+            explanation.alternatives = singles[1..].iter().map(|(c, _)| *c).collect();
             explanation.reproduced = Some(singles.swap_remove(0).1);
         } else if let Some((a, b, base)) = search.best_pair(&effective, &reference) {
             explanation.verdict = Verdict::Explained;

@@ -559,6 +559,7 @@ impl Finding {
             } else {
                 causes
                     .iter()
+                    .chain(explanation.alternatives())
                     .find_map(|c| Profile::deviating_by(std::slice::from_ref(c)))
             };
             by_causes.or_else(|| request.url().host_str().and_then(Profile::for_host))

@@ -72,6 +72,7 @@ function show(answer) {
   const verdict = $("verdict");
   verdict.dataset.verdict = answer.verdict;
   verdict.dataset.causes = answer.causes.map((c) => c.id).join(" ");
+  verdict.dataset.alternatives = (answer.alternatives ?? []).map((c) => c.id).join(" ");
   verdict.dataset.run = String(runs);
   verdict.replaceChildren();
   $("kind").textContent = KINDS[answer.kind] ?? "";
@@ -133,9 +134,7 @@ function showEntries(answer, fieldId = "entry-field", selectId = "entry") {
 function showCauses(answer) {
   const list = $("causes");
   if (answer.causes.length === 0) return;
-  const intro = answer.causes.length > 1
-    ? (answer.pair ? "These mistakes together reproduce the other side's signature:" : "Each of these reproduces the other side's signature alone:")
-    : "The cause:";
+  const intro = answer.pair ? "These mistakes together reproduce the other side's signature:" : "The cause:";
   list.append(element("p", intro, "intro"));
   const ol = element("ol");
   for (const cause of answer.causes) {
@@ -146,6 +145,18 @@ function showCauses(answer) {
     ol.append(li);
   }
   list.append(ol);
+  if (answer.alternatives.length === 0) return;
+  // What the other side's value cannot tell apart from the cause: each reproduces it alone.
+  list.append(element("p", "Or, equally (each reproduces it alone as well):", "intro"));
+  const alternatives = element("ol", undefined, "alternatives");
+  for (const cause of answer.alternatives) {
+    const li = element("li");
+    li.dataset.alternative = cause.id;
+    li.append(element("code", cause.id, "id"), element("span", ` the other side ${cause.what}`));
+    li.append(element("p", `Fix: ${cause.fix}`, "fix"));
+    alternatives.append(li);
+  }
+  list.append(alternatives);
 }
 
 /** `text` with the part from UTF-16 offset `at` marked. */

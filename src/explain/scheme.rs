@@ -112,7 +112,9 @@ pub fn take_scheme(https: Explanation, http: Explanation) -> (Explanation, Schem
         observed_what,
     };
     let without = |e: &Explanation| {
-        e.verdict() == Verdict::Explained && !e.causes().contains(&Cause::SchemeChanged)
+        e.verdict() == Verdict::Explained
+            && !e.causes().contains(&Cause::SchemeChanged)
+            && !e.alternatives().contains(&Cause::SchemeChanged)
     };
     if https.verdict() == Verdict::Match {
         (https, taken("https", SchemeReason::Matches))

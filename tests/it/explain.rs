@@ -46,16 +46,19 @@ fn every_explain_fixture_gets_its_verdict_and_causes() {
             }
         };
         let causes: Vec<&str> = explanation.causes().iter().map(|c| c.id()).collect();
+        let alternatives: Vec<&str> = explanation.alternatives().iter().map(|c| c.id()).collect();
         let expected = &case.expected;
         if Some(explanation.verdict().as_str()) != expected.verdict.as_deref()
             || causes != expected.causes
+            || alternatives != expected.alternatives
         {
             failures.push(format!(
-                "{}: {} {causes:?}, expected {:?} {:?}",
+                "{}: {} {causes:?} or {alternatives:?}, expected {:?} {:?} or {:?}",
                 case.name,
                 explanation.verdict(),
                 expected.verdict,
-                expected.causes
+                expected.causes,
+                expected.alternatives
             ));
         }
         if explanation.unsigned_parameter() != expected.unsigned_parameter.as_deref() {

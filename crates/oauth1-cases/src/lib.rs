@@ -122,9 +122,13 @@ pub struct Expected {
     /// Explain lines: `match`, `explained` or `unexplained`.
     #[serde(default)]
     pub verdict: Option<String>,
-    /// Explain lines: the cause ids.
+    /// Explain lines: the cause ids of the explanation (one, or the two of a pair).
     #[serde(default)]
     pub causes: Vec<String>,
+    /// Explain lines: the ids of the other causes that reproduce the observed value as well,
+    /// each alone.
+    #[serde(default)]
+    pub alternatives: Vec<String>,
     /// Explain lines: the RFC 5849 base string of the request.
     #[serde(default)]
     pub reference_base_string: Option<String>,

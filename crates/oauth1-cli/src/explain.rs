@@ -82,6 +82,8 @@ struct AnswerLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     causes: Option<Vec<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    alternatives: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     unsigned_parameter: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reference_base_string: Option<String>,
@@ -150,6 +152,7 @@ fn answer(line: &str) -> String {
         name,
         verdict: None,
         causes: None,
+        alternatives: None,
         unsigned_parameter: None,
         reference_base_string: None,
         detail: None,
@@ -188,6 +191,7 @@ fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLi
         name,
         verdict: Some(explanation.verdict().as_str()),
         causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
+        alternatives: Some(explanation.alternatives().iter().map(|c| c.id()).collect()),
         unsigned_parameter: explanation.unsigned_parameter().map(str::to_owned),
         reference_base_string: Some(explanation.reference_base_string().to_string()),
         detail: Some(explanation.detail()),
@@ -367,21 +371,24 @@ fn report_text(
     let mut out = String::new();
     writeln!(&mut out, "verdict:    {}", explanation.verdict())?;
     if explanation.verdict() == Verdict::Explained {
-        let label = if explanation.is_pair() {
-            "together"
-        } else {
-            "equally"
-        };
+        // The pair's second cause acts together with the first; an alternative reproduces
+        // the observed value as well as the cause, alone.
         for (i, cause) in explanation.causes().iter().enumerate() {
-            let head = if i == 0 { "cause:" } else { label };
+            let head = if i == 0 { "cause:" } else { "together:" };
             writeln!(
                 &mut out,
                 "{head:<11} {cause}: the other side {}",
                 cause.what()
             )?;
-            if i == 0 || explanation.is_pair() {
-                writeln!(&mut out, "{:<11} {}", "fix:", cause.fix())?;
-            }
+            writeln!(&mut out, "{:<11} {}", "fix:", cause.fix())?;
+        }
+        for cause in explanation.alternatives() {
+            writeln!(
+                &mut out,
+                "{:<11} {cause}: the other side {}",
+                "equally:",
+                cause.what()
+            )?;
         }
         if let Some(name) = explanation.unsigned_parameter() {
             writeln!(

@@ -182,7 +182,8 @@ pub(crate) fn search(
         .explain(&Observed::signature(signature))
     {
         Ok(explanation) if explanation.verdict() == Verdict::Explained => Diagnosis::Found {
-            causes: explanation.causes().to_vec(),
+            // The explanation, then the causes that reproduce it as well, each alone.
+            causes: [explanation.causes(), explanation.alternatives()].concat(),
             pair: explanation.is_pair(),
         },
         Ok(_) => Diagnosis::NotFound,

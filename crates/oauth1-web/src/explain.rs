@@ -36,8 +36,10 @@ pub struct ExplainAnswer {
     pub verdict: &'static str,
     /// What was pasted: `curl`, `http`, `har`, `authorization`, or empty.
     pub kind: &'static str,
-    /// The causes, in the vocabulary's order.
+    /// The explanation: one cause, or the two of a pair ([`pair`](Self::pair)).
     pub causes: Vec<CauseAnswer>,
+    /// Other single causes that reproduce the other side's value as well, the likelier first.
+    pub alternatives: Vec<CauseAnswer>,
     /// Whether the causes act together (a pair), rather than each alone.
     pub pair: bool,
     /// For a match or no explanation: what was compared and what to try next.
@@ -97,6 +99,16 @@ pub struct CauseAnswer {
     pub what: &'static str,
     /// How to fix it.
     pub fix: &'static str,
+}
+
+impl CauseAnswer {
+    fn of(cause: oauth1_signer::explain::Cause) -> Self {
+        CauseAnswer {
+            id: cause.id(),
+            what: cause.what(),
+            fix: cause.fix(),
+        }
+    }
 }
 
 /// The first difference between the reference and the other side's base string.
@@ -250,11 +262,14 @@ fn answer_of(kind: Kind, (explanation, (stages, observed, profile)): Done) -> Ex
         causes: explanation
             .causes()
             .iter()
-            .map(|c| CauseAnswer {
-                id: c.id(),
-                what: c.what(),
-                fix: c.fix(),
-            })
+            .copied()
+            .map(CauseAnswer::of)
+            .collect(),
+        alternatives: explanation
+            .alternatives()
+            .iter()
+            .copied()
+            .map(CauseAnswer::of)
             .collect(),
         pair: explanation.is_pair(),
         detail: if explanation.verdict() == Verdict::Explained {

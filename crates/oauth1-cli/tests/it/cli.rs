@@ -589,6 +589,7 @@ fn explain_jsonl_answers_every_fixture_line_and_survives_bad_lines() {
         assert_eq!(answer["name"], line["name"]);
         assert_eq!(answer["verdict"], expected["verdict"], "{answer}");
         assert_eq!(answer["causes"], expected["causes"], "{answer}");
+        assert_eq!(answer["alternatives"], expected["alternatives"], "{answer}");
         assert_eq!(
             answer["reference_base_string"],
             expected["reference_base_string"]
@@ -797,4 +798,78 @@ fn a_bad_url_is_named_with_what_to_write() {
         let out = oauth1(&args, b"", &[("OAUTH1_CONSUMER_SECRET", "s")]);
         assert_eq!(text(&out.stderr), said);
     }
+}
+
+/// Two causes that reproduce the other side's value alike are told apart from a pair: the
+/// cause, then the alternative on an `equally:` line (in JSON, `alternatives`); a pair's second
+/// cause on a `together:` line, both with their fix. The expected answers are
+/// `fixtures/explain.json`'s.
+#[test]
+fn alternatives_are_told_from_a_pair() {
+    let explain = |url: &str, signature: &str| {
+        let out = oauth1(
+            &[
+                "explain",
+                "--method",
+                "GET",
+                "--url",
+                url,
+                "--consumer-key",
+                "dpf43f3p2l4k3l03",
+                "--token",
+                "nnch734d00sl2jdk",
+                "--nonce",
+                "kllo9940pd9333jh",
+                "--timestamp",
+                "1191242096",
+                "--observed-signature",
+                signature,
+            ],
+            b"",
+            &[
+                ("OAUTH1_CONSUMER_SECRET", "kd94hf93k423kf44"),
+                ("OAUTH1_TOKEN_SECRET", "pfkkdhi9sl3r4s00"),
+            ],
+        );
+        text(&out.stdout)
+    };
+    // ambiguous-last-of-repeated.
+    let alike = explain(
+        "https://api.example.com/x?a=1&a=2",
+        "TCnkv9h6X0ds/GV8BlnFVBO1fdc=",
+    );
+    let heads: Vec<&str> = alike.lines().map(|l| &l[..12]).take(4).collect();
+    assert_eq!(
+        heads,
+        [
+            "verdict:    ",
+            "cause:      ",
+            "fix:        ",
+            "equally:    "
+        ],
+        "{alike}"
+    );
+    assert!(
+        alike.contains("cause:      duplicates-collapsed: "),
+        "{alike}"
+    );
+    assert!(alike.contains("equally:    parsed-as-php: "), "{alike}");
+    // pair-plus-for-space-and-unencoded-sub-delims.
+    let pair = explain(
+        "https://api.example.com/x?q=it%27s%20ok%21",
+        "W+tRYy+ynHHMkJ+fhO8zX51u7RI=",
+    );
+    let heads: Vec<&str> = pair.lines().map(|l| &l[..12]).take(5).collect();
+    assert_eq!(
+        heads,
+        [
+            "verdict:    ",
+            "cause:      ",
+            "fix:        ",
+            "together:   ",
+            "fix:        "
+        ],
+        "{pair}"
+    );
+    assert!(!pair.contains("equally"), "{pair}");
 }

@@ -124,11 +124,12 @@ fn curl_of(line: &Value, signature: &str, chrome: bool) -> String {
     words.join(" \\\n  ")
 }
 
-/// The answer's verdict, causes and reference base string.
-fn essentials(answer: &Value) -> (Value, Value, Value) {
+/// The answer's verdict, causes, alternatives and reference base string.
+fn essentials(answer: &Value) -> (Value, Value, Value, Value) {
     (
         answer["verdict"].clone(),
         answer["causes"].clone(),
+        answer["alternatives"].clone(),
         answer["reference_base_string"].clone(),
     )
 }
@@ -145,13 +146,15 @@ fn web(capture: &str, secrets: (Option<&str>, Option<&str>)) -> Value {
 
 pub(crate) fn web_with(input: &Value) -> Value {
     let mut answer: Value = serde_json::from_str(&oauth1_web::explain(&input.to_string())).unwrap();
-    let ids: Vec<Value> = answer["causes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].clone())
-        .collect();
-    answer["causes"] = Value::Array(ids);
+    for field in ["causes", "alternatives"] {
+        let ids: Vec<Value> = answer[field]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].clone())
+            .collect();
+        answer[field] = Value::Array(ids);
+    }
     answer
 }
 

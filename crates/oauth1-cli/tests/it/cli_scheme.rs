@@ -50,11 +50,12 @@ fn lines() -> Vec<Value> {
     .unwrap()
 }
 
-/// What an answer says: the verdict, the causes and the scheme taken.
-fn said(answer: &Value) -> (Value, Value, Value, Value) {
+/// What an answer says: the verdict, the causes, the alternatives and the scheme taken.
+fn said(answer: &Value) -> (Value, Value, Value, Value, Value) {
     (
         answer["verdict"].clone(),
         answer["causes"].clone(),
+        answer["alternatives"].clone(),
         answer["scheme"]["taken"].clone(),
         answer["scheme"]["reason"].clone(),
     )
@@ -70,6 +71,7 @@ fn an_origin_form_capture_is_explained_with_the_scheme_its_signature_needs() {
         let want = (
             want["verdict"].clone(),
             want["causes"].clone(),
+            want["alternatives"].clone(),
             want["scheme"].clone(),
             want["scheme_reason"].clone(),
         );
@@ -112,15 +114,14 @@ fn an_origin_form_capture_is_explained_with_the_scheme_its_signature_needs() {
             explain(&read.capture),
             explain(&read.capture.with_scheme("http")),
         );
-        let causes: Vec<Value> = explanation
-            .causes()
-            .iter()
-            .map(|c| Value::from(c.id()))
-            .collect();
+        let ids = |causes: &[oauth1_signer::explain::Cause]| {
+            Value::Array(causes.iter().map(|c| Value::from(c.id())).collect())
+        };
         assert_eq!(
             (
                 Value::from(explanation.verdict().as_str()),
-                Value::Array(causes),
+                ids(explanation.causes()),
+                ids(explanation.alternatives()),
                 Value::from(taken.scheme()),
                 Value::from(taken.reason().as_str())
             ),
@@ -129,7 +130,7 @@ fn an_origin_form_capture_is_explained_with_the_scheme_its_signature_needs() {
         );
         let signed_for = line["url"].as_str().unwrap().split(':').next().unwrap();
         *counts
-            .entry((signed_for.to_owned(), want.3.as_str().unwrap().to_owned()))
+            .entry((signed_for.to_owned(), want.4.as_str().unwrap().to_owned()))
             .or_default() += 1;
     }
     // Requests signed for http as many as for https, most with a mistake of the vocabulary,

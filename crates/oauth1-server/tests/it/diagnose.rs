@@ -62,10 +62,13 @@ fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
         if observed.get("base_string").is_some() || observed.get("signature").is_none() {
             continue;
         }
-        let expected: Vec<&str> = line["expected"]["causes"]
-            .as_array()
-            .map(|c| c.iter().map(|c| c.as_str().unwrap()).collect())
-            .unwrap_or_default();
+        // The explanation, then what reproduces it as well: the diagnosis names them all.
+        let expected: Vec<&str> = ["causes", "alternatives"]
+            .iter()
+            .filter_map(|field| line["expected"][field].as_array())
+            .flatten()
+            .map(|c| c.as_str().unwrap())
+            .collect();
         if expected.iter().any(|c| NEED_THE_WRITTEN_URL.contains(c)) {
             continue;
         }
