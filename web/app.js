@@ -136,27 +136,24 @@ function showCauses(answer) {
   if (answer.causes.length === 0) return;
   const intro = answer.pair ? "These mistakes together reproduce the other side's signature:" : "The cause:";
   list.append(element("p", intro, "intro"));
-  const ol = element("ol");
-  for (const cause of answer.causes) {
+  list.append(causeList(answer.causes, "cause"));
+  if (answer.alternatives.length === 0) return;
+  // What the other side's value cannot tell apart from the cause: each reproduces it alone.
+  list.append(element("p", "Or, equally (each reproduces it alone as well):", "intro"));
+  list.append(causeList(answer.alternatives, "alternative", "alternatives"));
+}
+
+/** A list of causes, each with what the other side did and its fix, marked `data-{key}`. */
+function causeList(causes, key, className) {
+  const ol = element("ol", undefined, className);
+  for (const cause of causes) {
     const li = element("li");
-    li.dataset.cause = cause.id;
+    li.dataset[key] = cause.id;
     li.append(element("code", cause.id, "id"), element("span", ` the other side ${cause.what}`));
     li.append(element("p", `Fix: ${cause.fix}`, "fix"));
     ol.append(li);
   }
-  list.append(ol);
-  if (answer.alternatives.length === 0) return;
-  // What the other side's value cannot tell apart from the cause: each reproduces it alone.
-  list.append(element("p", "Or, equally (each reproduces it alone as well):", "intro"));
-  const alternatives = element("ol", undefined, "alternatives");
-  for (const cause of answer.alternatives) {
-    const li = element("li");
-    li.dataset.alternative = cause.id;
-    li.append(element("code", cause.id, "id"), element("span", ` the other side ${cause.what}`));
-    li.append(element("p", `Fix: ${cause.fix}`, "fix"));
-    alternatives.append(li);
-  }
-  list.append(alternatives);
+  return ol;
 }
 
 /** `text` with the part from UTF-16 offset `at` marked. */

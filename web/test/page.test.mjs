@@ -69,6 +69,7 @@ async function paste(fields) {
   return {
     verdict: await verdict.getAttribute("data-verdict"),
     causes: await verdict.getAttribute("data-causes"),
+    alternatives: await verdict.getAttribute("data-alternatives"),
     reference: (await page.locator("#reference").textContent()) ?? "",
     error: (await page.locator("#verdict .error").count()) ? await page.locator("#verdict .error").textContent() : "",
   };
@@ -102,16 +103,21 @@ test("every OAuth entry of Chrome's and Firefox's HAR exports, chosen in the pag
 
 test("every explain fixture whose client signature is known, pasted as a curl command, is answered as the command line answers it", async () => {
   const causes = new Set();
+  let alternatives = 0;
   const cases = explainCases();
   for (const { line, command, secrets } of cases) {
     const expected = oauth1(["explain", "--json", "--curl", command], secrets);
     assert.equal(expected.answers.length, 1, `${line.name}: ${expected.stderr}`);
     const shown = await paste({ capture: command, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
     assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), `${line.name}:\n${command}`);
+    assert.equal(shown.alternatives, expected.answers[0].alternatives.join(" "), line.name);
     assert.equal(shown.reference, expected.answers[0].reference_base_string, line.name);
     for (const cause of expected.answers[0].causes) causes.add(cause);
+    if (expected.answers[0].alternatives.length > 0) alternatives += 1;
   }
   assert.equal(cases.length, 110);
+  // Some are explained by a cause and an alternative, shown apart.
+  assert.ok(alternatives >= 2, `${alternatives}`);
   // Every cause of the vocabulary (docs/mismatch-causes.md) is named for at least one of them.
   const vocabulary = readFileSync(join(root, "docs", "mismatch-causes.md"), "utf8").match(/^\| `[a-z0-9-]+` \|/gm);
   assert.equal(causes.size, vocabulary.length);
