@@ -143,6 +143,12 @@ function showCauses(answer) {
   list.append(causeList(answer.alternatives, "alternative", "alternatives"));
 }
 
+/** A Problem Reporting answer with its advice elided: the advice is the detail, shown above. */
+function withoutAdvice(answer) {
+  const at = answer.indexOf("&oauth_problem_advice=");
+  return at < 0 ? answer : `${answer.slice(0, at)}&oauth_problem_advice=… (the detail, encoded)`;
+}
+
 /** A list of causes, each with what the other side did and its fix, marked `data-{key}`. */
 function causeList(causes, key, className) {
   const ol = element("ol", undefined, className);
@@ -343,7 +349,7 @@ function runVerify() {
   }
   const rows = answer.verdict === "valid"
     ? [["consumer key", answer.consumer_key], ["token", answer.token], ["method", answer.signature_method], ["parameters", answer.parameters]]
-    : [["reason", answer.reason], ["detail", answer.detail], ["the server's base string", answer.base_string], ["answer", answer.answer], ["advice", answer.advice]];
+    : [["reason", answer.reason], ["detail", answer.detail], ["the server's base string", answer.base_string], ["answer", withoutAdvice(answer.answer)]];
   for (const [name, value] of rows) {
     if (value) values.append(element("dt", name), element("dd", value, "mono"));
   }

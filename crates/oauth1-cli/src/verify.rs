@@ -392,11 +392,20 @@ fn invalid(e: &VerifyError) -> Result<(), String> {
         say!(
             "answer:        {} {}",
             problem.status(),
-            problem.to_urlencoded()
+            without_advice(&problem.to_urlencoded())
         );
-        say!("advice:        {}", problem.advice());
     }
     Err(format!("the request does not verify ({})", e.reason()))
+}
+
+/// A Problem Reporting answer with its `oauth_problem_advice` elided: the advice is the
+/// error's message, printed decoded as the detail, not twice.
+fn without_advice(answer: &str) -> String {
+    const ADVICE: &str = "&oauth_problem_advice=";
+    match answer.find(ADVICE) {
+        Some(at) => format!("{}{ADVICE}… (the detail, encoded)", &answer[..at]),
+        None => answer.to_owned(),
+    }
 }
 
 /// The flags of a received request taken from its capture.

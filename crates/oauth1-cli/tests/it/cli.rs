@@ -306,13 +306,18 @@ fn verify_prints_the_verdict_and_fails_when_the_request_does_not_verify() {
     let out = text(&bad.stdout);
     assert!(out.starts_with("invalid: bad-signature\n"), "{out}");
     assert!(out.contains("\nbase string:   GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Dsmall\n"), "{out}");
+    // The advice the answer carries is the detail: said once, decoded, as a person reads it.
     assert!(
-        out.contains("\nanswer:        401 oauth_problem=signature_invalid&"),
+        out.contains("\ndetail:        the signature does not match"),
         "{out}"
     );
-    // The advice decoded, as a person reads it.
     assert!(
-        out.contains("\nadvice:        the signature does not match"),
+        out.contains("\nanswer:        401 oauth_problem=signature_invalid&oauth_problem_advice=… (the detail, encoded)\n"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("the signature does not match").count(),
+        1,
         "{out}"
     );
     assert_eq!(
