@@ -864,7 +864,7 @@ fn verify_report(answer: &Value) -> String {
                     "{}&oauth_problem_advice=… (the detail, encoded)",
                     &answer[..at]
                 ),
-                None => answer.to_owned(),
+                None => answer.clone(),
             };
             writeln!(out, "answer:        {answer}").unwrap();
             assert_eq!(text("advice"), text("detail"));
