@@ -3,8 +3,8 @@
 //! early, over fixed-size arrays), each beside the plain byte-by-byte function it must agree
 //! with; and the block encoder, which writes a whole table entry a byte without branching on
 //! it. The RFC's rules are in the module above; these only answer the same questions faster.
-//! The run of unreserved bytes a header's parser asks for is found with `wide`'s 16-byte
-//! vectors, whose comparison mask comes out as bits at once. The decoders are here too: eight
+//! The run of unreserved bytes a header's parser asks for is found a 16-byte chunk at a time,
+//! the chunk's stopping bytes gathered as bits. The decoders are here too: eight
 //! bytes at a time as a word for short runs, and a block of bytes at a time for long values,
 //! every byte decoded as if it began an escape.
 //!
@@ -14,8 +14,6 @@
 //! byte-by-byte one across block boundaries; and the pair decoder is held to the
 //! strict reference decoder at every length across its switch-over, with escapes and malformed
 //! escapes at every position.
-
-use wide::u8x16;
 
 use super::rules::{
     escape_error, is_letter, is_unreserved, is_unreserved_lookup, DecodeError, HEX, HEX_VALUE,
@@ -111,30 +109,33 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
 }
 
 /// The length of the leading run of unreserved bytes, a chunk at a time: each chunk's bytes
-/// to stop at as a bit each ([`reserved_bits`]), the run ending at the first bit set. The last
-/// bytes are read as the chunk that ends the input, overlapping the chunk before; only input
-/// shorter than a chunk is read byte by byte. Header names and values are mostly unreserved
-/// and a few chunks long.
+/// to stop at as a word with a bit in each such byte (vector comparisons), the run ending at
+/// the first bit set. The last bytes are read as the chunk that ends the input, overlapping
+/// the chunk before; only input shorter than a chunk is read byte by byte. Header names and
+/// values are mostly unreserved and a few chunks long.
 #[inline]
 pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<CHUNK>) {
-        let stops = reserved_bits(chunk);
+        let stops = reserved_mask(chunk);
         if stops != 0 {
-            return i + stops.trailing_zeros() as usize;
+            return i + stops.trailing_zeros() as usize / 8;
         }
         i += CHUNK;
     }
     match bytes.last_chunk::<CHUNK>() {
-        // The bytes before `i` in the last chunk are unreserved already: shifted out (at most
-        // all sixteen of its bits, which a `u32` shifts without overflow).
+        // The bytes before `i` in the last chunk are unreserved already: shifted out (all
+        // sixteen of them at most, which `checked_shr` turns into none left).
         Some(last) => {
             let seen = i - (bytes.len() - CHUNK);
-            let stops = reserved_bits(last) >> seen;
+            #[allow(clippy::cast_possible_truncation)] // at most 8 x 16
+            let stops = reserved_mask(last)
+                .checked_shr(8 * seen as u32)
+                .unwrap_or(0);
             if stops == 0 {
                 bytes.len()
             } else {
-                i + stops.trailing_zeros() as usize
+                i + stops.trailing_zeros() as usize / 8
             }
         }
         None => bytes
@@ -144,21 +145,12 @@ pub(super) fn unreserved_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// The bytes of `chunk` that are not unreserved, a bit each (bit `k` for byte `k`): the tests
-/// of [`is_unreserved`] as vector comparisons, their mask extracted at once (SSE2's
-/// `pmovmskb` on x86-64; `wide` falls back to plain code where it has no vectors).
+/// The bytes of `chunk` that are not unreserved, as the lowest bit of each byte of a word (bit
+/// `8k` for byte `k`), computed without branching so that the compiler turns it into vector
+/// comparisons (plain Rust: no `unsafe` intrinsics, no dependency).
 #[inline]
-fn reserved_bits(chunk: &[u8; CHUNK]) -> u32 {
-    let v = u8x16::new(*chunk);
-    let splat = u8x16::splat;
-    // Lanes below `n` (unsigned): those the minimum with `n - 1` leaves as they are.
-    let below = |x: u8x16, n: u8| x.min(splat(n - 1)).cmp_eq(x);
-    let letter = below((v | splat(0x20)) + splat(0u8.wrapping_sub(b'a')), 26);
-    let dash_dot_digit = below(v + splat(0u8.wrapping_sub(b'-')), 13) & !v.cmp_eq(splat(b'/'));
-    let marks = v.cmp_eq(splat(b'_')) | v.cmp_eq(splat(b'~'));
-    #[allow(clippy::cast_sign_loss)] // sixteen bits, one a lane
-    let unreserved = (letter | dash_dot_digit | marks).move_mask() as u32;
-    !unreserved & 0xffff
+fn reserved_mask(chunk: &[u8; CHUNK]) -> u128 {
+    u128::from_le_bytes(chunk.map(|b| u8::from(!is_unreserved(b))))
 }
 
 /// The number of times `byte` occurs in `bytes`.
