@@ -13,8 +13,8 @@ import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-TARGETS = ["decode", "params", "base_uri", "header", "sign_line", "verify", "explain",
-           "capture_curl", "capture_http", "capture_har"]
+TARGETS = ["decode", "params", "base_uri", "plain_url", "header", "sign_line", "verify",
+           "explain", "capture_curl", "capture_http", "capture_har"]
 
 
 def load(name):
@@ -38,6 +38,7 @@ def main():
             add("decode", text)
             add("params", text)
         add("base_uri", url)
+        add("plain_url", url)
         header = case.get("authorization") or case.get("expected", {}).get("authorization")
         seed = "\0".join([case["method"], url, case.get("content_type", ""), body])
         add("verify", seed)

@@ -163,6 +163,31 @@ pub fn base_uri(data: &[u8]) {
     }
 }
 
+/// A URL the plain reader takes (`server::plain_request`, read in one pass without the URL
+/// parser) is one the `url` crate parses, to the same base string URI and query: the lazy parse
+/// behind `Request::url` never fails, and a request read either way signs alike.
+pub fn plain_url(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Some(plain) = oauth1_signer::server::plain_request("GET", text) else {
+        return;
+    };
+    let plain = plain.expect("GET is a method");
+    let parsed = url::Url::parse(text)
+        .unwrap_or_else(|e| panic!("{text:?} is read plain but does not parse: {e}"));
+    assert_eq!(
+        plain
+            .base_uri()
+            .expect("a plain URL has a base URI")
+            .as_str(),
+        BaseUri::new(&parsed).expect("http or https").as_str(),
+        "{text:?}"
+    );
+    assert_eq!(plain.query(), parsed.query().unwrap_or(""), "{text:?}");
+    assert_eq!(plain.url(), &parsed, "{text:?}");
+}
+
 /// The header as this crate writes it: the realm quoted with `\` escapes, the names as they
 /// are, the values percent-encoded.
 fn build_header(realm: Option<&str>, params: &[(&str, &[u8])]) -> String {
