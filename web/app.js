@@ -92,7 +92,7 @@ function show(answer) {
     return;
   }
   if (answer.scheme) {
-    const note = element("p", `Scheme ${answer.scheme.taken}: ${answer.scheme.detail} (the request's target does not say it; choose one above to force it).`, "scheme-taken");
+    const note = element("p", `Scheme ${answer.scheme.taken}: ${answer.scheme.detail} (the request's target does not say it; the scheme field forces one).`, "scheme-taken");
     note.dataset.scheme = answer.scheme.taken;
     note.dataset.reason = answer.scheme.reason;
     verdict.append(note);
