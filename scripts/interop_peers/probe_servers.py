@@ -179,6 +179,16 @@ def main():
     # A TLS-terminating proxy and a parameter quirk together.
     pair = {"scheme-changed", "plus-not-decoded"}
     check(Server(pair), "a server behind a TLS proxy with plus-not-decoded", "found", causes_of=pair)
+    # In words, the client is told what it can send meanwhile, cause by cause.
+    text_server = Server(pair)
+    args = [oauth1, "probe", "--interval", "0", "--consumer-key", CONSUMER_KEY, "--url", text_server.url(),
+            "--token", TOKEN]
+    env = {"OAUTH1_CONSUMER_SECRET": CONSUMER_SECRET, "OAUTH1_TOKEN_SECRET": TOKEN_SECRET, "PATH": ""}
+    shown = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120).stdout
+    for line in ("            plus-not-decoded: send a space as %20, never as +, in the query and the form body",
+                 "            scheme-changed: no request avoids it: sign as the server computes (the cause above)"):
+        if line not in shown.splitlines():
+            failures.append("the probe's text lacks %r:\n%s" % (line, shown))
     check(Server(), "the exact server", "rfc", code=0)
     check(Server(secret="another-secret"), "a server holding another secret", "none", code=1)
     # The budget: five requests, not one more.

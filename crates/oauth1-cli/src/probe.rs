@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use clap::Args;
-use oauth1_signer::explain::{Probe, ProbeAttempt, ProbeReport, ProbeVerdict};
+use oauth1_signer::explain::{Cause, Probe, ProbeAttempt, ProbeReport, ProbeVerdict};
 use oauth1_signer::profile::Profile;
 use serde::Serialize;
 
@@ -233,6 +233,37 @@ fn variant(attempt: &ProbeAttempt, url: &str) -> String {
     }
 }
 
+/// What a client can send so that a server making `cause` computes as RFC 5849 does: the
+/// characters or shapes the mistake changes, left out. `None` where every request is affected.
+fn client_side(cause: Cause) -> Option<&'static str> {
+    Some(match cause {
+        Cause::PlusNotDecoded => "send a space as %20, never as +, in the query and the form body",
+        Cause::PlusForSpace => "send no space in parameter names and values",
+        Cause::QueryNotDecoded => {
+            "send query and form-body names and values with nothing percent-encoded and no +"
+        }
+        Cause::QueryNamesNotDecoded => "send query names with nothing percent-encoded and no +",
+        Cause::UnencodedSubDelims => "send no ! * ' ( ) in parameter names and values",
+        Cause::ReservedUnencoded => {
+            "send none of / ? : @ , ; = + $ [ ] in parameter names and values"
+        }
+        Cause::SlashUnencoded => "send no / in parameter names and values",
+        Cause::TildeEncoded => "send no ~ in parameter names and values",
+        Cause::Latin1NotUtf8 => "send only ASCII in parameter names and values",
+        Cause::DuplicatesCollapsed => "send each parameter name once",
+        Cause::EmptyValueDropped => "leave out the parameters whose value is empty",
+        Cause::ValueCutAtEquals => "percent-encode = in values (%3D)",
+        Cause::HostNotLowercased => "write the URL's host (and scheme) in lower case",
+        Cause::QueryNotSigned | Cause::QueryInBaseUri => {
+            "send no query: put the parameters in a form body, where the method allows one"
+        }
+        Cause::SortedBeforeEncoding => {
+            "send parameter names and values of letters, digits and - . _ ~ only, which sort alike encoded or not"
+        }
+        _ => return None,
+    })
+}
+
 /// The report in words: the verdict, what it means for the client and for the server's owner.
 fn text(report: &ProbeReport, max_requests: usize) -> String {
     use std::fmt::Write;
@@ -264,8 +295,17 @@ fn text(report: &ProbeReport, max_requests: usize) -> String {
                 None => {
                     let _ = writeln!(
                         out,
-                        "client:     this server departs from RFC 5849; no profile signs as it does. Ask its owner to fix it; meanwhile a client must make the same mistake to be accepted."
+                        "client:     this server departs from RFC 5849; no profile signs as it does. Ask its owner to fix it; meanwhile a client is accepted when it makes the same mistake, or sends nothing the mistake changes:"
                     );
+                    for cause in causes {
+                        let _ = writeln!(
+                            out,
+                            "            {cause}: {}",
+                            client_side(*cause).unwrap_or(
+                                "no request avoids it: sign as the server computes (the cause above)"
+                            )
+                        );
+                    }
                 }
             }
             for cause in causes {
