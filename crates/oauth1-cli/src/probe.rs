@@ -283,29 +283,26 @@ fn text(report: &ProbeReport, max_requests: usize) -> String {
                 let _ = writeln!(out, "cause:      {cause}: the server {}", cause.what());
             }
             let _ = writeln!(out, "requests:   {requests}, the last one accepted");
-            match Profile::deviating_by(causes) {
-                Some(profile) => {
+            if let Some(profile) = Profile::deviating_by(causes) {
+                let _ = writeln!(
+                    out,
+                    "client:     sign as this server computes: --profile {} ({})",
+                    profile.name(),
+                    profile.provider()
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "client:     this server departs from RFC 5849; no profile signs as it does. Ask its owner to fix it; meanwhile a client is accepted when it makes the same mistake, or sends nothing the mistake changes:"
+                );
+                for cause in causes {
                     let _ = writeln!(
                         out,
-                        "client:     sign as this server computes: --profile {} ({})",
-                        profile.name(),
-                        profile.provider()
+                        "            {cause}: {}",
+                        client_side(*cause).unwrap_or(
+                            "no request avoids it: sign as the server computes (the cause above)"
+                        )
                     );
-                }
-                None => {
-                    let _ = writeln!(
-                        out,
-                        "client:     this server departs from RFC 5849; no profile signs as it does. Ask its owner to fix it; meanwhile a client is accepted when it makes the same mistake, or sends nothing the mistake changes:"
-                    );
-                    for cause in causes {
-                        let _ = writeln!(
-                            out,
-                            "            {cause}: {}",
-                            client_side(*cause).unwrap_or(
-                                "no request avoids it: sign as the server computes (the cause above)"
-                            )
-                        );
-                    }
                 }
             }
             for cause in causes {
