@@ -2,40 +2,49 @@
 //! parser would rewrite (here, dot segments) is refused with its reason and the answer a
 //! server gives.
 
-/// `oauth1 verify` refuses both forms of the attack with the reason, and the answer a server
-/// gives.
-#[test]
-fn the_command_line_refuses_dot_segments_with_the_reason() {
-    let sign = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
-        .args([
-            "sign",
-            "--method",
-            "GET",
-            "--url",
-            "https://api.example.com/a",
-        ])
-        .args(["--consumer-key", "ck", "--token", "tk", "--nonce", "n1"])
-        .args(["--timestamp", "1700000000"])
+/// `oauth1 args` with the consumer and token secrets: whether it succeeded, and its output.
+fn run(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args(args)
         .env("OAUTH1_CONSUMER_SECRET", "cs")
         .env("OAUTH1_TOKEN_SECRET", "ts")
         .output()
         .unwrap();
-    let text = String::from_utf8(sign.stdout).unwrap();
-    let header = text
-        .lines()
+    (out.status.success(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// The `Authorization` header `oauth1 sign` makes for a GET of `url`, with `extra` flags.
+fn signed_header(url: &str, extra: &[&str]) -> String {
+    let sign = [
+        &["sign", "--method", "GET", "--url", url][..],
+        &["--consumer-key", "ck", "--token", "tk", "--nonce", "n1"],
+        &["--timestamp", "1700000000"],
+        extra,
+    ]
+    .concat();
+    let (_, text) = run(&sign);
+    text.lines()
         .find_map(|l| l.strip_prefix("authorization: "))
         .unwrap()
         .trim()
-        .to_owned();
+        .to_owned()
+}
+
+/// `oauth1 verify` refuses both forms of the attack with the reason, and the answer a server
+/// gives.
+#[test]
+fn the_command_line_refuses_dot_segments_with_the_reason() {
+    let header = signed_header("https://api.example.com/a", &[]);
     let verify = |url: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
-            .args(["verify", "--url", url, "--authorization", &header])
-            .args(["--now", "1700000000"])
-            .env("OAUTH1_CONSUMER_SECRET", "cs")
-            .env("OAUTH1_TOKEN_SECRET", "ts")
-            .output()
-            .unwrap();
-        (out.status.success(), String::from_utf8(out.stdout).unwrap())
+        run(&[
+            "verify",
+            "--url",
+            url,
+            "--authorization",
+            &header,
+            "--now",
+            "1700000000",
+        ])
     };
     assert!(verify("https://api.example.com/a").0);
     for (url, segment) in [
@@ -65,44 +74,13 @@ fn the_command_line_refuses_dot_segments_with_the_reason() {
 /// encode and a router would not.
 #[test]
 fn a_profile_holds_the_received_path_to_the_same_rule() {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
-            .args(args)
-            .env("OAUTH1_CONSUMER_SECRET", "cs")
-            .env("OAUTH1_TOKEN_SECRET", "ts")
-            .output()
-            .unwrap();
-        (out.status.success(), String::from_utf8(out.stdout).unwrap())
-    };
     for (signed, received) in [
         ("/a%7Bb", "/a{b"),
         ("/a%22b", "/a\"b"),
         ("/a%C3%A9", "/a\u{e9}"),
     ] {
         let signed = format!("https://api.example.com{signed}");
-        let (_, text) = run(&[
-            "sign",
-            "--profile",
-            "x",
-            "--method",
-            "GET",
-            "--url",
-            &signed,
-            "--consumer-key",
-            "ck",
-            "--token",
-            "tk",
-            "--nonce",
-            "n1",
-            "--timestamp",
-            "1700000000",
-        ]);
-        let header = text
-            .lines()
-            .find_map(|l| l.strip_prefix("authorization: "))
-            .unwrap()
-            .trim()
-            .to_owned();
+        let header = signed_header(&signed, &["--profile", "x"]);
         let received = format!("https://api.example.com{received}");
         for profile in [&[][..], &["--profile", "x"][..]] {
             let verify = |url: &str| {
