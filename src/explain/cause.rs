@@ -77,6 +77,9 @@ causes! {
     Latin1NotUtf8 = "latin1-not-utf8", 13,
         "encoded text as ISO-8859-1 bytes instead of UTF-8 (é as %E9; characters outside Latin-1 as ?)",
         "Encode text as UTF-8 before percent-encoding it (é is %C3%A9).";
+    NamesNotEncoded = "names-not-encoded", 46,
+        "put parameter names into the parameter string without percent-encoding them (the values encoded), so that each name is encoded once, in the base string (a%20b=1 signed as a b=1, then a%20b%3D1): mrjones/oauth for Go",
+        "Percent-encode each parameter name as well as its value before sorting and joining them (RFC 5849 §3.4.1.3.2). As a client, send names of letters, digits and - . _ ~ only.";
     ParamStringNotReencoded = "param-string-not-reencoded", 15,
         "put the normalized parameter string into the base string without percent-encoding it a second time",
         "Percent-encode the whole normalized parameter string once more when building the base string (RFC 5849 §3.4.1.1): \"a=b&c=d\" becomes \"a%3Db%26c%3Dd\".";
@@ -92,6 +95,9 @@ causes! {
     ValueCutAtEquals = "value-cut-at-equals", 42,
         "took a query value only up to a second = in its pair (next=a=b signed as next=a): oauth-1.0a, which splits each pair at every =",
         "Split each name=value pair at its first = only: the value is everything after it (RFC 5849 §3.4.1.3.1, with application/x-www-form-urlencoded parsing). As a client, percent-encode = in values (%3D).";
+    QueryUtf8EncodedTwice = "query-utf8-encoded-twice", 45,
+        "decoded the query's names and values to bytes, took each byte from 0x80 up as an ISO-8859-1 character and encoded it as UTF-8 again (é, %C3%A9, signed as %C3%83%C2%A9): Net::OAuth, whose query values from URI::QueryParam are bytes that uri_escape_utf8 encodes again",
+        "Decode the query's names and values as UTF-8 text before encoding them (in Perl: Encode::decode_utf8 on each), so that every character is encoded once (RFC 5849 §3.6). As a client, send only ASCII in the query, or put such parameters in a form body.";
     QueryNotSigned = "query-not-signed", 11,
         "left the query parameters out of the signature",
         "Sign the URL's query parameters along with the others (RFC 5849 §3.4.1.3.1).";
@@ -146,6 +152,9 @@ causes! {
     TrailingSlashChanged = "trailing-slash-changed", 31,
         "added or removed the final / of the path",
         "Sign the path exactly as requested, with or without its final /.";
+    PathDecoded = "path-decoded", 47,
+        "put the path into the base string URI decoded (%2F as /, %C3%A9 as é), so that its escapes are encoded once instead of twice: mrjones/oauth for Go, which takes Go's url.URL.Path",
+        "Keep the path's percent-escapes as sent in the base string URI (RFC 5849 §3.4.1.2): in Go, use URL.EscapedPath(), not URL.Path. As a client, send a path without percent-escapes.";
     SchemeChanged = "scheme-changed", 7,
         "used the other scheme (http for https or the reverse), typical behind a TLS-terminating proxy",
         "Build the base string URI from the URL the client used: behind a proxy, take the public scheme from its trusted Forwarded or X-Forwarded-Proto header.";
@@ -220,7 +229,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..45).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..48).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

@@ -89,6 +89,9 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
         Cause::ParamStringNotReencoded,
     ],
     &[Cause::QueryAsSentEncodedOnce, Cause::SlashUnencoded],
+    &[Cause::QueryUtf8EncodedTwice, Cause::QueryNotDecoded],
+    &[Cause::QueryUtf8EncodedTwice, Cause::QueryAsSentEncodedOnce],
+    &[Cause::NamesNotEncoded, Cause::QueryAsSentEncodedOnce],
 ];
 
 /// The causes that change how the parameter string and the base string are put together.
@@ -100,6 +103,7 @@ const ASSEMBLY: &[Cause] = &[
     Cause::ReservedUnencoded,
     Cause::SlashUnencoded,
     Cause::Latin1NotUtf8,
+    Cause::NamesNotEncoded,
     Cause::SortedBeforeEncoding,
     Cause::SortedAsStrings,
     Cause::NotSorted,
@@ -115,6 +119,7 @@ const URI: &[Cause] = &[
     Cause::PortDropped,
     Cause::HostNotLowercased,
     Cause::TrailingSlashChanged,
+    Cause::PathDecoded,
     Cause::SchemeChanged,
     Cause::QueryInBaseUri,
 ];
@@ -390,6 +395,11 @@ impl<'a> Context<'a> {
         } else {
             std::borrow::Cow::Borrowed(&*cut)
         };
+        let query = if switches.has(Cause::QueryUtf8EncodedTwice) {
+            wrong::utf8_twice(&query)
+        } else {
+            std::borrow::Cow::Borrowed(&*query)
+        };
         let query = if switches.has(Cause::QueryAsSentEncodedOnce) {
             wrong::undecoded(&query)
         } else {
@@ -476,7 +486,16 @@ impl<'a> Context<'a> {
             uri.push(':');
             uri.push_str(&port.to_string());
         }
-        let path = url.path();
+        let decoded;
+        let path = if switches.has(Cause::PathDecoded) {
+            // A path whose escapes do not decode to UTF-8 text is kept as it is.
+            decoded = crate::encode::decode(url.path().as_bytes())
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes.into_owned()).ok());
+            decoded.as_deref().unwrap_or(url.path())
+        } else {
+            url.path()
+        };
         if switches.has(Cause::TrailingSlashChanged) {
             if let Some(without) = path.strip_suffix('/') {
                 uri.push_str(without);
@@ -610,13 +629,14 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
     let latin1 = switches.has(Cause::Latin1NotUtf8);
     let protocol_raw = switches.has(Cause::ProtocolValuesEncodedOnce);
     let query_as_sent = switches.has(Cause::QueryAsSentEncodedOnce);
+    let names_raw = switches.has(Cause::NamesNotEncoded);
     let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params
         .iter()
         .map(|p| {
             let mut encoded = Vec::new();
             // The query as sent: its names and values are the bytes on the wire already.
             let as_sent = query_as_sent && p.source == Source::Query;
-            if as_sent {
+            if as_sent || names_raw {
                 encoded.extend_from_slice(p.name);
             } else {
                 encode_text(p.name, rules, latin1, &mut encoded);

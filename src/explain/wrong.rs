@@ -127,6 +127,32 @@ pub(crate) fn names_undecoded(text: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// What the RFC's decoder must read to decode a query as `Net::OAuth` does: each decoded byte
+/// from 0x80 up taken as an ISO-8859-1 character and encoded as UTF-8 again (`%C3%A9`, é, read
+/// as `%C3%83%C2%A9`). Only those escapes and raw bytes change; a malformed escape is left for
+/// the decoder to report.
+pub(crate) fn utf8_twice(text: &[u8]) -> Cow<'_, [u8]> {
+    let high = |at: usize| match text[at] {
+        b'%' => encode::decode_escape(text, at).ok().filter(|&b| b >= 0x80),
+        b => Some(b).filter(|&b| b >= 0x80),
+    };
+    if !(0..text.len()).any(|at| high(at).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len() * 2);
+    let mut at = 0;
+    while at < text.len() {
+        if let Some(b) = high(at) {
+            encode_by(&[0xC0 | b >> 6, 0x80 | (b & 0x3F)], Rules::RFC, &mut out);
+            at += if text[at] == b'%' { 3 } else { 1 };
+        } else {
+            out.push(text[at]);
+            at += 1;
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `text` with each byte of `these` written as its escape.
 fn escaped<'a>(text: &'a [u8], these: &[u8]) -> Cow<'a, [u8]> {
     if !text.iter().any(|b| these.contains(b)) {

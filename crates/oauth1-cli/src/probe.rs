@@ -254,6 +254,11 @@ fn client_side(cause: Cause) -> Option<&'static str> {
         Cause::EmptyValueDropped => "leave out the parameters whose value is empty",
         Cause::ValueCutAtEquals => "percent-encode = in values (%3D)",
         Cause::HostNotLowercased => "write the URL's host (and scheme) in lower case",
+        Cause::QueryUtf8EncodedTwice => "send only ASCII in the query",
+        Cause::NamesNotEncoded => {
+            "send parameter names of letters, digits and - . _ ~ only"
+        }
+        Cause::PathDecoded => "send a path without percent-escapes",
         Cause::QueryNotSigned | Cause::QueryInBaseUri => {
             "send no query: put the parameters in a form body, where the method allows one"
         }
