@@ -9,6 +9,7 @@ pub(crate) mod loopback_provider;
 mod routed_app;
 
 mod interop;
+mod interop_php;
 mod interop_provider;
 mod paths;
 mod probe;
