@@ -130,13 +130,18 @@ const MASTERCARD: Profile = Profile {
     body_hash: BodyHashRule::Always,
     token: TokenRule::Refused,
     https_only: true,
-    deviations: &[Cause::ProtocolValuesEncodedOnce, Cause::FormBodyHashed],
+    deviations: &[
+        Cause::ProtocolValuesEncodedOnce,
+        Cause::FormBodyHashed,
+        Cause::UnescapedQueryEncodedOnce,
+    ],
     hosts: &["api.mastercard.com"],
     requires:
         "RSA-SHA256 with the private key of the consumer key's signing certificate, no token, \
         and oauth_body_hash (SHA-256, base64) on every request, a GET's too; Mastercard's signers \
-        put the protocol values into the parameter string encoded once, and hash a form body \
-        without signing its parameters",
+        put the protocol values into the parameter string encoded once, and a query without \
+        percent-escapes as sent (+ and ! * ' ( ) as they are), and hash a form body without \
+        signing its parameters",
     ..RFC
 };
 

@@ -44,6 +44,8 @@ pub struct Request<'a> {
     body: &'a [u8],
     callback: Option<&'a str>,
     verifier: Option<&'a str>,
+    /// The URL as the application wrote it, when a profile needs its text.
+    written: Option<&'a str>,
 }
 
 impl<'a> Request<'a> {
@@ -115,6 +117,7 @@ impl<'a> Request<'a> {
             body: &[],
             callback: None,
             verifier: None,
+            written: None,
         }
     }
 
@@ -133,6 +136,22 @@ impl<'a> Request<'a> {
     #[must_use]
     pub fn with_form_body(self, body: &'a [u8]) -> Self {
         self.with_body(FORM, body)
+    }
+
+    /// The URL as the application wrote it, where the URL parser rewrites it (a `'` in the
+    /// query escaped as `%27`, a raw `é` as `%C3%A9`): the request is signed as before, but a
+    /// [`Profile`](crate::profile::Profile) whose provider reads the written text computes
+    /// from it (Mastercard's Python signer encodes a query once when the query as written has
+    /// no percent-escape).
+    #[must_use]
+    pub fn with_url_as_written(mut self, url: &'a str) -> Self {
+        self.written = Some(url);
+        self
+    }
+
+    /// The URL given to [`Request::with_url_as_written`], if any.
+    pub(crate) fn url_as_written(&self) -> Option<&'a str> {
+        self.written
     }
 
     /// `oauth_callback` (§2.1, temporary credentials request); `oob` for out of band.

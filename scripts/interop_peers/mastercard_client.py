@@ -7,7 +7,10 @@ on every request (SHA-256 of the body, of the empty string for a GET), and the p
 parameters' values put into the parameter string as they are, so that they are encoded once,
 in the base string, where RFC 5849 encodes them twice (`protocol-values-encoded-once`: the
 body hash's + / =, a consumer key's !). A form body is hashed like any other, and its
-parameters left unsigned (`form-body-hashed`).
+parameters left unsigned (`form-body-hashed`). A query without a percent-escape goes into the
+parameter string as `parse_qsl` read it, each space written back as `+`, and is encoded once
+(`unescaped-query-encoded-once`: `q=a+b`, `! * ' ( )`); a query with one is decoded and encoded
+as RFC 5849 says (`normalize_params`).
 
 Usage: mastercard_client.py PATH/TO/oauth1 PATH/TO/private-key.pem
 """
@@ -33,6 +36,15 @@ SHAPES = [
     ("POST", "/fraud/v1/cases?x=1", {"caseId": "A-1", "note": "Ünïcode & + /"}, "application/json", ONCE),
     ("POST", "/tokens/v1/forms", "a=1&note=two%20words", "application/x-www-form-urlencoded",
      ONCE + ["form-body-hashed"]),
+    # A query without escapes, encoded once; explain names the commonest pair that reproduces
+    # the signature: here a space encoded as + is the same bytes as the + sent,
+    ("GET", "/atms/v1/atm?q=a+b&Country=USA", None, None, ["plus-for-space"] + ONCE),
+    # and ! * ' ( ) left unencoded, with + / = (the body hash's) and ! (the key's), the same as
+    # the query encoded once beside the protocol values.
+    ("GET", "/atms/v1/atm?x=!*'()&y=~", None, None, ["unencoded-sub-delims", "reserved-unencoded"]),
+    ("GET", "/atms/v1/atm?note=a+b&x=(1)*2", None, None, ONCE + ["unescaped-query-encoded-once"]),
+    # With an escape, the query is decoded and encoded as RFC 5849 says.
+    ("GET", "/atms/v1/atm?q=a+b&r=%21", None, None, ONCE),
 ]
 
 

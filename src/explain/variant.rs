@@ -92,6 +92,20 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
     &[Cause::QueryUtf8EncodedTwice, Cause::QueryNotDecoded],
     &[Cause::QueryUtf8EncodedTwice, Cause::QueryAsSentEncodedOnce],
     &[Cause::NamesNotEncoded, Cause::QueryAsSentEncodedOnce],
+    &[
+        Cause::UnescapedQueryEncodedOnce,
+        Cause::QueryAsSentEncodedOnce,
+    ],
+    &[Cause::UnescapedQueryEncodedOnce, Cause::QueryNotDecoded],
+    &[Cause::UnescapedQueryEncodedOnce, Cause::PlusNotDecoded],
+    &[
+        Cause::UnescapedQueryEncodedOnce,
+        Cause::QueryNamesNotDecoded,
+    ],
+    &[
+        Cause::UnescapedQueryEncodedOnce,
+        Cause::QueryUtf8EncodedTwice,
+    ],
 ];
 
 /// The causes that change how the parameter string and the base string are put together.
@@ -110,6 +124,7 @@ const ASSEMBLY: &[Cause] = &[
     Cause::ParamStringNotReencoded,
     Cause::ProtocolValuesEncodedOnce,
     Cause::QueryAsSentEncodedOnce,
+    Cause::UnescapedQueryEncodedOnce,
     Cause::MethodNotUppercased,
     Cause::ParsedAsPhp,
 ];
@@ -193,7 +208,10 @@ impl<'a> Context<'a> {
                 signer.body_hash_of(request)?
             },
             form_body_hash: hashed_form.then(|| sign::body_hash(signer.method(), request.body())),
-            written: written_url.map(UrlAsWritten::parse).unwrap_or_default(),
+            written: written_url
+                .or(request.url_as_written())
+                .map(UrlAsWritten::parse)
+                .unwrap_or_default(),
         })
     }
 
@@ -294,7 +312,15 @@ impl<'a> Context<'a> {
                 false,
             ));
         }
-        let normalized = parameter_string(&params, switches);
+        // Mastercard's Python signer puts a query without escapes into the string as sent.
+        let query_as_sent = switches.has(Cause::QueryAsSentEncodedOnce)
+            || (switches.has(Cause::UnescapedQueryEncodedOnce)
+                && !self
+                    .written
+                    .query
+                    .map_or(self.request.sources().query, str::as_bytes)
+                    .contains(&b'%'));
+        let normalized = parameter_string(&params, switches, query_as_sent);
         if switches.has(Cause::QueryAsSentEncodedOnce) {
             return Ok(encoded_once_by_javascript(
                 &method,
@@ -617,7 +643,7 @@ fn array_base(name: &[u8]) -> Option<&[u8]> {
 }
 
 /// The normalized parameter string as the encoding and sorting switches make it.
-fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
+fn parameter_string(params: &Parameters, switches: Switches, query_as_sent: bool) -> Vec<u8> {
     let rules = Rules {
         space_as_plus: switches.has(Cause::PlusForSpace),
         sub_delims_literal: switches.has(Cause::UnencodedSubDelims),
@@ -628,22 +654,34 @@ fn parameter_string(params: &Parameters, switches: Switches) -> Vec<u8> {
     };
     let latin1 = switches.has(Cause::Latin1NotUtf8);
     let protocol_raw = switches.has(Cause::ProtocolValuesEncodedOnce);
-    let query_as_sent = switches.has(Cause::QueryAsSentEncodedOnce);
     let names_raw = switches.has(Cause::NamesNotEncoded);
+    // Mastercard's Python signer writes the space that `+` decoded to back as `+`.
+    let plus_back = switches.has(Cause::UnescapedQueryEncodedOnce);
+    let as_sent_text = |text: &[u8], out: &mut Vec<u8>| {
+        if plus_back {
+            out.extend(text.iter().map(|&b| if b == b' ' { b'+' } else { b }));
+        } else {
+            out.extend_from_slice(text);
+        }
+    };
     let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params
         .iter()
         .map(|p| {
             let mut encoded = Vec::new();
             // The query as sent: its names and values are the bytes on the wire already.
             let as_sent = query_as_sent && p.source == Source::Query;
-            if as_sent || names_raw {
+            if as_sent {
+                as_sent_text(p.name, &mut encoded);
+            } else if names_raw {
                 encoded.extend_from_slice(p.name);
             } else {
                 encode_text(p.name, rules, latin1, &mut encoded);
             }
             let name_len = encoded.len();
             encoded.push(b'=');
-            if (protocol_raw && p.source == Source::Protocol) || as_sent {
+            if as_sent {
+                as_sent_text(p.value, &mut encoded);
+            } else if protocol_raw && p.source == Source::Protocol {
                 encoded.extend_from_slice(p.value);
             } else {
                 encode_text(p.value, rules, latin1, &mut encoded);

@@ -193,15 +193,16 @@ impl Protocol {
         }
     }
 
-    /// The request of `capture` (its method, URL, `Content-Type` and body) with these
-    /// parameters' callback and verifier.
+    /// The request of `capture` (its method, URL as written, `Content-Type` and body) with
+    /// these parameters' callback and verifier.
     ///
     /// # Errors
     ///
     /// The library's, for a method or URL it cannot sign.
     pub fn request<'a>(&'a self, capture: &'a Capture) -> Result<Request<'a>, Error> {
         let mut request = Request::new(&capture.method, &capture.url)?
-            .with_body(capture.header("content-type").unwrap_or(""), &capture.body);
+            .with_body(capture.header("content-type").unwrap_or(""), &capture.body)
+            .with_url_as_written(&capture.url);
         if let Some(callback) = &self.callback {
             request = request.with_callback(callback);
         }

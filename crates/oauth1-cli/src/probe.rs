@@ -259,6 +259,9 @@ fn client_side(cause: Cause) -> Option<&'static str> {
             "send parameter names of letters, digits and - . _ ~ only"
         }
         Cause::PathDecoded => "send a path without percent-escapes",
+        Cause::UnescapedQueryEncodedOnce => {
+            "send no + ! * ' ( ) in a query that has no percent-escape (a space as %20)"
+        }
         Cause::QueryNotSigned | Cause::QueryInBaseUri => {
             "send no query: put the parameters in a form body, where the method allows one"
         }

@@ -52,6 +52,13 @@ fn verifier_for(line: &Value, per_second: u32) -> Verifier<Held, MemoryNonceStor
 /// Causes found only from the URL as the client wrote it, which a server never sees.
 const NEED_THE_WRITTEN_URL: [&str; 2] = ["host-not-lowercased", "default-port-kept"];
 
+/// Whether the fixture's cause depends on the query having no percent-escape as written, and
+/// its query has a `'`, which the server's URL parser escapes (`%27`): the server cannot tell
+/// it from one sent escaped.
+fn needs_the_written_query(expected: &[&str], url: &str) -> bool {
+    expected.contains(&"unescaped-query-encoded-once") && url.contains('\'')
+}
+
 #[test]
 fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
     let mut diagnosed = 0;
@@ -69,7 +76,9 @@ fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
             .flatten()
             .map(|c| c.as_str().unwrap())
             .collect();
-        if expected.iter().any(|c| NEED_THE_WRITTEN_URL.contains(c)) {
+        if expected.iter().any(|c| NEED_THE_WRITTEN_URL.contains(c))
+            || needs_the_written_query(&expected, line["url"].as_str().unwrap())
+        {
             continue;
         }
         let result = verify(&line, &verifier_for(&line, 100));
