@@ -115,8 +115,8 @@
 //! tokens (the verifier, its stores in memory or Redis, the provider, a `tower` layer for
 //! `axum` and `hyper`); `oauth1-reqwest` signs `reqwest` requests (a `reqwest-middleware`
 //! middleware, an extension trait, the three-legged flow over HTTP); `oauth1-cli` is the
-//! `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`, `oauth1 authorize`,
-//! `oauth1 send`, `oauth1 encode`).
+//! `oauth1` command line (`oauth1 sign`, `oauth1 verify`, `oauth1 explain`, `oauth1 probe`,
+//! `oauth1 authorize`, `oauth1 send`, `oauth1 encode`).
 //!
 //! # Secrets
 //!

@@ -398,8 +398,8 @@ test("the page's headers forbid another site to frame it, with the <meta> tag's 
   const meta = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)[1];
   assert.equal(headers["content-security-policy"], `${meta}; frame-ancestors 'none'`);
   assert.equal(headers["x-frame-options"], "DENY");
-  // The README's nginx snippet sends the same policy.
-  const readme = readFileSync(join(root, "README.md"), "utf8");
+  // The guide's nginx snippet (docs/diagnosis.md) sends the same policy.
+  const readme = readFileSync(join(root, "docs", "diagnosis.md"), "utf8");
   assert.ok(readme.includes(`add_header Content-Security-Policy "${headers["content-security-policy"]}" always;`));
   // Another origin frames the page: the browser does not show it there.
   const framer = createServer((_, response) => {
