@@ -179,7 +179,9 @@ pub struct Explanation {
     observed_what: &'static str,
     base_strings_agree: bool,
     pair: bool,
-    unsigned: Option<String>,
+    /// The parameters sent unsigned: one for [`Cause::ParameterNotSigned`], the query's first
+    /// ones for [`Cause::QueryStartNotSigned`].
+    unsigned: Vec<String>,
 }
 
 impl Explanation {
@@ -217,7 +219,20 @@ impl Explanation {
     /// signing it (decoded; not valid UTF-8 written with U+FFFD).
     #[must_use]
     pub fn unsigned_parameter(&self) -> Option<&str> {
-        self.unsigned.as_deref()
+        if self.causes == [Cause::ParameterNotSigned] {
+            self.unsigned.first().map(String::as_str)
+        } else {
+            None
+        }
+    }
+
+    /// The names of the parameters the other side sent without signing them, in the order
+    /// sent (decoded; not valid UTF-8 written with U+FFFD): the one of
+    /// [`Cause::ParameterNotSigned`], or the query's first ones for
+    /// [`Cause::QueryStartNotSigned`]. Empty for any other explanation.
+    #[must_use]
+    pub fn unsigned_parameters(&self) -> &[String] {
+        &self.unsigned
     }
 
     /// The reference base string (RFC 5849).
@@ -248,6 +263,21 @@ impl Explanation {
             Verdict::Match => format!(
                 "The observed {what} equals the reference: nothing differs in what was given. If the request is still refused, compare what was sent with what was signed (URL, body, Content-Type, header) and check the clock and the nonce."
             ),
+            Verdict::Explained if self.causes.contains(&Cause::QueryStartNotSigned) => {
+                let cause = Cause::QueryStartNotSigned;
+                let mut text = format!(
+                    "The query starts with {}, which the other side did not sign: it {} ({cause}).",
+                    self.unsigned.join(", "),
+                    cause.what()
+                );
+                if let Some(&other) = self.causes.iter().find(|&&c| c != cause) {
+                    let _ = write!(text, " Together with that, it {} ({other}).", other.what());
+                    let _ = write!(text, " To fix: {} {}", cause.fix(), other.fix());
+                } else {
+                    let _ = write!(text, " To fix: {}", cause.fix());
+                }
+                text
+            }
             Verdict::Explained if self.pair => {
                 let (a, b) = (self.causes[0], self.causes[1]);
                 format!(
@@ -258,11 +288,11 @@ impl Explanation {
                     b.fix()
                 )
             }
-            Verdict::Explained if self.unsigned.is_some() => {
+            Verdict::Explained if !self.unsigned.is_empty() => {
                 let cause = Cause::ParameterNotSigned;
                 format!(
                     "The request carries {}, which the other side did not sign: it {} ({cause}). To fix: {}",
-                    self.unsigned.as_deref().unwrap_or_default(),
+                    self.unsigned.join(", "),
                     cause.what(),
                     cause.fix()
                 )
@@ -425,7 +455,7 @@ impl<'a> Explainer<'a> {
             observed_what: observed.what(),
             base_strings_agree: false,
             pair: false,
-            unsigned: None,
+            unsigned: Vec::new(),
         };
         if search.reproduces(&reference) {
             explanation.verdict = Verdict::Match;
@@ -464,7 +494,13 @@ impl<'a> Explainer<'a> {
             explanation.verdict = Verdict::Explained;
             explanation.causes = vec![Cause::ParameterNotSigned];
             explanation.reproduced = Some(base);
-            explanation.unsigned = Some(name);
+            explanation.unsigned = vec![name];
+        } else if let Some((causes, names, base)) = search.query_start(&effective)? {
+            explanation.verdict = Verdict::Explained;
+            explanation.pair = causes.len() == 2;
+            explanation.causes = causes;
+            explanation.reproduced = Some(base);
+            explanation.unsigned = names;
         }
         if explanation.difference.is_none() {
             if let Some(reproduced) = &explanation.reproduced {
@@ -640,6 +676,62 @@ impl<'c, 'o> Search<'c, 'o> {
             if self.reproduces(&attempt) {
                 let name = String::from_utf8_lossy(name).into_owned();
                 return Ok(Some((name, attempt.base_string)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The query's first parameters left unsigned ([`Cause::QueryStartNotSigned`]), alone or
+    /// with one effective cause, that reproduce the observed value: the causes (the other one
+    /// first when there are two), the names left out and the base string. Tried last: alone
+    /// for each count, fewest first; then with each effective cause, likeliest first, for each
+    /// count, fewest first (at most [`UNSIGNED_TRIED`] counts).
+    #[allow(clippy::type_complexity)]
+    fn query_start(
+        &self,
+        effective: &[(Cause, Attempt)],
+    ) -> Result<Option<(Vec<Cause>, Vec<String>, BaseString)>, Error> {
+        let total = self.context.query_parameter_count()?;
+        // All of them is query-not-signed.
+        let counts = 1..total.min(UNSIGNED_TRIED);
+        let names = |count: usize| -> Result<Vec<String>, Error> {
+            Ok(self.context.parameter_names()?[..count]
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect())
+        };
+        for count in counts.clone() {
+            let attempt = self.attempt(Switches::query_start(count, None))?;
+            if self.reproduces(&attempt) {
+                return Ok(Some((
+                    vec![Cause::QueryStartNotSigned],
+                    names(count)?,
+                    attempt.base_string,
+                )));
+            }
+        }
+        let mut others: Vec<&(Cause, Attempt)> = effective
+            .iter()
+            .filter(|(c, _)| {
+                !matches!(
+                    c,
+                    Cause::QueryNotSigned | Cause::QueryInBaseUri | Cause::ParameterNotSigned
+                )
+            })
+            .collect();
+        others.sort_by_key(|(c, _)| c.rank());
+        for (other, alone) in others {
+            for count in counts.clone() {
+                let Ok(attempt) = self.attempt(Switches::query_start(count, Some(*other))) else {
+                    continue;
+                };
+                if !attempt.same_as(alone) && self.reproduces(&attempt) {
+                    return Ok(Some((
+                        vec![*other, Cause::QueryStartNotSigned],
+                        names(count)?,
+                        attempt.base_string,
+                    )));
+                }
             }
         }
         Ok(None)

@@ -5,7 +5,8 @@ the cause of docs/mismatch-causes.md where it does not.
 
 rauth 0.7.3 (rauth/oauth.py), which sends its protocol parameters in the query or the form
 body: drops a query written into the URL from the signature
-(`_remove_qs`; parameters given as `params=` are signed), takes the base URI as written (host
+(`_remove_qs`; parameters given as `params=` are signed, so that with both, the URL's own
+query, first on the wire, is unsigned: `query-start-not-signed`), takes the base URI as written (host
 case and default port kept), and sorts the parameters before encoding them
 (`all_normalized.sort()` on the decoded pairs). Authlib 1.9.0 (authlib/oauth1/rfc5849): RFC 5849.
 
@@ -62,6 +63,9 @@ def main(oauth1):
     cases += [
         ("rauth", rauth, "GET", origin + "/1/x?a=1&b=two%20words", {}, "explained", ["query-not-signed"]),
         ("rauth", rauth, "GET", origin.replace("127.0.0.1", "LOCALHOST") + "/1/x", {"params": {"a": "1"}}, "explained", ["host-not-lowercased"]),
+        # A query written into the URL and params= appended after it: only the latter signed.
+        ("rauth", rauth, "GET", origin + "/1/x?z=1&y=2", {"params": {"b": "2", "c": "3"}}, "explained", ["query-start-not-signed"]),
+        ("rauth", rauth, "GET", origin.replace("127.0.0.1", "LOCALHOST") + "/1/x?a=1", {"params": {"b": "2"}}, "explained", ["host-not-lowercased", "query-start-not-signed"]),
         # PHP's reading (parsed-as-php) sorts the decoded names too, and reproduces it equally.
         ("rauth", rauth, "GET", origin + "/1/x", {"params": {"c@": "2", "c2": "1"}}, "explained", ["sorted-before-encoding", "parsed-as-php"]),
         ("authlib", authlib, "GET", origin + "/1/x?a=1&b=two%20words&a=0", {}, "match", []),

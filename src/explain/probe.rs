@@ -327,7 +327,11 @@ fn server_order() -> Vec<Cause> {
     let mut rest: Vec<Cause> = Cause::ALL
         .iter()
         .copied()
-        .filter(|c| !order.contains(c) && *c != Cause::ParameterNotSigned)
+        // Which parameters go unsigned is a client's choice, with no variant of its own.
+        .filter(|c| {
+            !order.contains(c)
+                && !matches!(c, Cause::ParameterNotSigned | Cause::QueryStartNotSigned)
+        })
         .collect();
     rest.sort_by_key(|c| c.rank());
     order.extend(rest);

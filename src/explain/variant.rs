@@ -27,6 +27,9 @@ pub(crate) struct Switches {
     /// For [`Cause::ParameterNotSigned`]: which query or form-body parameter, counted in the
     /// order collected, the other side left out.
     unsigned: Option<usize>,
+    /// For [`Cause::QueryStartNotSigned`]: how many of the query's first parameters the other
+    /// side left out.
+    leading: Option<usize>,
 }
 
 impl Switches {
@@ -34,12 +37,25 @@ impl Switches {
     pub(crate) const NONE: Switches = Switches {
         bits: 0,
         unsigned: None,
+        leading: None,
     };
 
     pub(crate) fn of(causes: &[Cause]) -> Switches {
         Switches {
             bits: causes.iter().fold(0, |bits, &c| bits | bit(c)),
             unsigned: None,
+            leading: None,
+        }
+    }
+
+    /// [`Cause::QueryStartNotSigned`] for the query's first `count` parameters, with `with` (a
+    /// second cause) if any.
+    pub(crate) fn query_start(count: usize, with: Option<Cause>) -> Switches {
+        let mut causes = vec![Cause::QueryStartNotSigned];
+        causes.extend(with);
+        Switches {
+            leading: Some(count),
+            ..Switches::of(&causes)
         }
     }
 
@@ -280,6 +296,13 @@ impl<'a> Context<'a> {
             .collect())
     }
 
+    /// How many query parameters the reference collects ([`Switches::query_start`] counts
+    /// them).
+    pub(crate) fn query_parameter_count(&self) -> Result<usize, Error> {
+        let params = self.parameters(Switches::NONE)?;
+        Ok(params.iter().filter(|p| p.source == Source::Query).count())
+    }
+
     /// The first name whose earlier values PHP's reading of this request drops, if any.
     pub(crate) fn php_lost(&self) -> Result<Option<Vec<u8>>, Error> {
         let params = self.parameters(Switches::of(&[Cause::ParsedAsPhp]))?;
@@ -452,6 +475,16 @@ impl<'a> Context<'a> {
                 }
                 at += 1;
                 at - 1 != index
+            });
+        }
+        if let (true, Some(count)) = (switches.has(Cause::QueryStartNotSigned), switches.leading) {
+            let mut at = 0;
+            params.retain(|p| {
+                if p.source != Source::Query {
+                    return true;
+                }
+                at += 1;
+                at > count
             });
         }
         if switches.has(Cause::RealmSigned) {

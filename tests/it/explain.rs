@@ -61,6 +61,17 @@ fn every_explain_fixture_gets_its_verdict_and_causes() {
                 expected.alternatives
             ));
         }
+        let leading = explanation
+            .causes()
+            .iter()
+            .any(|c| c.id() == "query-start-not-signed")
+            .then(|| explanation.unsigned_parameters().to_vec());
+        if leading != expected.unsigned_parameters {
+            failures.push(format!(
+                "{}: unsigned query start {leading:?}, expected {:?}",
+                case.name, expected.unsigned_parameters
+            ));
+        }
         if explanation.unsigned_parameter() != expected.unsigned_parameter.as_deref() {
             failures.push(format!(
                 "{}: unsigned parameter {:?}, expected {:?}",

@@ -1,5 +1,5 @@
 // The page in Firefox (Debian's firefox-esr), driven over WebDriver BiDi, the W3C protocol
-// Firefox speaks natively: the captures, HAR entries and the 118 explain fixtures answered as the
+// Firefox speaks natively: the captures, HAR entries and the 120 explain fixtures answered as the
 // `oauth1` command line answers them, the Sign and Verify tabs, no request after load, and a
 // screenshot. playwright-core's Firefox support needs a newer Firefox than the ESR, so this file
 // speaks the protocol itself (a WebSocket and five commands). Run by `scripts/web test`, with
@@ -181,7 +181,7 @@ test("Firefox: every explain fixture with a known client signature, as a curl co
     const shown = await explainIn({ capture: command, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
     assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), line.name);
   }
-  assert.equal(cases.length, 118);
+  assert.equal(cases.length, 120);
 });
 
 test("Firefox: the Sign and Verify tabs", async () => {

@@ -1,5 +1,5 @@
 // The page in a real browser (Debian's Chromium, driven by playwright-core): real captures
-// from fixtures/captures and the 118 explain fixtures as curl commands pasted in, each answered
+// from fixtures/captures and the 120 explain fixtures as curl commands pasted in, each answered
 // as the `oauth1` command line answers the same input; the Sign and Verify tabs; no request
 // leaving the page after load; the keyboard reaching every control; and screenshots at desktop
 // and phone widths. Run by `scripts/web test`, which builds web/dist and the command line first
@@ -115,7 +115,7 @@ test("every explain fixture whose client signature is known, pasted as a curl co
     for (const cause of expected.answers[0].causes) causes.add(cause);
     if (expected.answers[0].alternatives.length > 0) alternatives += 1;
   }
-  assert.equal(cases.length, 118);
+  assert.equal(cases.length, 120);
   // Some are explained by a cause and an alternative, shown apart.
   assert.ok(alternatives >= 2, `${alternatives}`);
   // Every cause of the vocabulary (docs/mismatch-causes.md) is named for at least one of them.

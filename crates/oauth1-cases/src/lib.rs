@@ -136,6 +136,10 @@ pub struct Expected {
     /// unsigned.
     #[serde(default)]
     pub unsigned_parameter: Option<String>,
+    /// Explain lines explained by `query-start-not-signed`: the names of the query's first
+    /// parameters, sent unsigned.
+    #[serde(default)]
+    pub unsigned_parameters: Option<Vec<String>>,
 }
 
 /// The case's `version`: absent (send `1.0`), `null` (omit it), or a string.

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
 use oauth1_signer::explain::{
-    find_base_string, take_scheme, ExplainError, Explainer, Explanation, Observed, SchemeTaken,
-    Verdict,
+    find_base_string, take_scheme, Cause, ExplainError, Explainer, Explanation, Observed,
+    SchemeTaken, Verdict,
 };
 use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Request, Signer, Timestamp};
@@ -86,6 +86,8 @@ struct AnswerLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     unsigned_parameter: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    unsigned_parameters: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reference_base_string: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<String>,
@@ -154,6 +156,7 @@ fn answer(line: &str) -> String {
         causes: None,
         alternatives: None,
         unsigned_parameter: None,
+        unsigned_parameters: None,
         reference_base_string: None,
         detail: None,
         profile: None,
@@ -193,6 +196,10 @@ fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLi
         causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
         alternatives: Some(explanation.alternatives().iter().map(|c| c.id()).collect()),
         unsigned_parameter: explanation.unsigned_parameter().map(str::to_owned),
+        unsigned_parameters: explanation
+            .causes()
+            .contains(&Cause::QueryStartNotSigned)
+            .then(|| explanation.unsigned_parameters().to_vec()),
         reference_base_string: Some(explanation.reference_base_string().to_string()),
         detail: Some(explanation.detail()),
         profile: None,
@@ -390,13 +397,10 @@ fn report_text(
                 cause.what()
             )?;
         }
-        if let Some(name) = explanation.unsigned_parameter() {
-            writeln!(
-                &mut out,
-                "{:<11} {}",
-                "unsigned:",
-                crate::terminal::value(name)
-            )?;
+        let unsigned = explanation.unsigned_parameters();
+        if !unsigned.is_empty() {
+            let names: Vec<_> = unsigned.iter().map(|n| crate::terminal::value(n)).collect();
+            writeln!(&mut out, "{:<11} {}", "unsigned:", names.join(", "))?;
         }
     }
     if explanation.verdict() != Verdict::Explained {
