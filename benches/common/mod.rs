@@ -65,6 +65,15 @@ pub fn w3() -> Workload {
     Workload::load("W3", "bench.json", "bench-w3-post-64-kib-form-body")
 }
 
+/// W3p: a POST with a 64 KiB form body of plain words (letters, and spaces as `+`).
+pub fn w3p() -> Workload {
+    Workload::load(
+        "W3p",
+        "bench.json",
+        "bench-w3p-post-64-kib-form-body-plain-words",
+    )
+}
+
 impl Workload {
     /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
     /// query and no body), and the URL without its query.

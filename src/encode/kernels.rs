@@ -445,6 +445,15 @@ fn decode_long(text: &[u8], out: &mut [u8]) -> Result<usize, usize> {
     let (mut n, mut i, mut malformed) = (0, 0, false);
     while i < text.len() {
         let len = (text.len() - i).min(DECODE_BLOCK);
+        // A block of literals (no `%`, and not the hex digits of an escape begun before it)
+        // is copied a word at a time, each `+` made a space on the way.
+        let block = &text[i..i + len];
+        let escape_before = text[i.saturating_sub(2)..i].contains(&b'%');
+        if !escape_before && copy_literals(block, &mut out[n..n + len]) {
+            n += len;
+            i += len;
+            continue;
+        }
         let (mut decoded, mut keep) = ([0u8; DECODE_BLOCK], [0u8; DECODE_BLOCK]);
         // Read in place but at the ends, where a copy pads the window with zeros.
         let copy;
@@ -481,6 +490,39 @@ fn decode_long(text: &[u8], out: &mut [u8]) -> Result<usize, usize> {
         return Err((0..text.len()).find(|&j| bad(j)).unwrap_or_default());
     }
     Ok(n)
+}
+
+/// Decodes `block` into `out` (as long) when it has no `%`: its bytes as they are, each `+` a
+/// space; whether it did (with a `%`, `out` is left to the byte-wise decoder).
+#[inline]
+fn copy_literals(block: &[u8], out: &mut [u8]) -> bool {
+    let (words, rest) = block.as_chunks::<8>();
+    let mut plus = 0;
+    for word in words {
+        let word = u64::from_le_bytes(*word);
+        // Mixed text has a `%` in most blocks: the first one found ends the look.
+        if bytes_equal(word, b'%') != 0 {
+            return false;
+        }
+        plus |= bytes_equal(word, b'+');
+    }
+    if rest.contains(&b'%') {
+        return false;
+    }
+    if plus == 0 && !rest.contains(&b'+') {
+        out.copy_from_slice(block);
+        return true;
+    }
+    let (slots, rest_out) = out.as_chunks_mut::<8>();
+    for (word, slot) in words.iter().zip(slots) {
+        let word = u64::from_le_bytes(*word);
+        // `+` (0x2B) to a space (0x20): 0x0B flipped in each byte that is one.
+        *slot = (word ^ ((bytes_equal(word, b'+') >> 7) * 0x0B)).to_le_bytes();
+    }
+    for (&b, slot) in rest.iter().zip(rest_out) {
+        *slot = if b == b'+' { b' ' } else { b };
+    }
+    true
 }
 
 /// The bytes of `text` from `i - 2` to `i + DECODE_BLOCK + 2`, zeros where they fall outside it.

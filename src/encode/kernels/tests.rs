@@ -115,6 +115,29 @@ fn values_long_and_short_decode_as_the_reference_does_and_fail_at_the_same_byte(
     assert!(long > 100);
 }
 
+#[test]
+fn a_long_literal_value_with_one_escape_anywhere_decodes_as_the_reference_does() {
+    // Blocks of literals are copied whole; one escape (or `+`, or a malformed escape) at every
+    // position, across block boundaries and split by one, makes its block and the next decode
+    // byte by byte.
+    for insert in [&b"%41"[..], b"+", b"%e2%9c%93", b"%4", b"%zz"] {
+        for len in [LONG_VALUE + DECODE_BLOCK, LONG_VALUE + 3 * DECODE_BLOCK + 5] {
+            for at in 0..=len {
+                let mut value = vec![b'a'; len];
+                value.splice(at..at, insert.iter().copied());
+                let text = [&b"n=v&name="[..], &value, b"&z=1"].concat();
+                let (got, _) = decoded(&text, |pair, out| {
+                    out[pair.name_end..pair.value_end].to_vec()
+                });
+                let want = super::super::decode_form(&value)
+                    .map(|d| Some(d.into_owned()))
+                    .map_err(|e| e.offset());
+                assert_eq!(got.map_err(|at| at - 9), want, "{}", value.escape_ascii());
+            }
+        }
+    }
+}
+
 /// The second pair of `text` decoded by [`decode_pairs`], as `part` takes it, and the
 /// number of pairs; or the offset of the malformed escape.
 fn decoded(
