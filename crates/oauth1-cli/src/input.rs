@@ -237,6 +237,8 @@ pub(crate) fn transport(name: &str) -> Result<oauth1_signer::Transport, String> 
     }
 }
 
+// Used by the commands that reach the network, which the WASI build leaves out.
+#[cfg(not(target_os = "wasi"))]
 impl ConsumerArgs {
     /// The signer these flags describe, without a token; the signature method, unless given,
     /// `profile`'s.
@@ -273,6 +275,7 @@ pub(crate) fn consumer_secret(
     }
 }
 
+#[cfg(not(target_os = "wasi"))]
 /// The consumer's signer: its key and secret, the signature method, and the realm and RSA
 /// private key if given; checked in that order.
 pub(crate) fn consumer_signer(
@@ -336,6 +339,7 @@ pub(crate) fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<Str
     .transpose()
 }
 
+#[cfg(not(target_os = "wasi"))]
 /// An error and every cause under it, as one line: an HTTP client's error says only what it
 /// was doing ("error sending request for url (…)"), its causes say why (connection refused, a
 /// name that does not resolve, a certificate, a timeout).
@@ -355,9 +359,9 @@ pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
 
 /// The URL a user typed, parsed, or what is wrong with it and what to write instead (as the
 /// web page says it: [`oauth1_capture::check_url`]).
-pub(crate) fn url(text: &str) -> Result<reqwest::Url, String> {
+pub(crate) fn url(text: &str) -> Result<url::Url, String> {
     oauth1_capture::check_url(text).map_err(|e| e.to_string())?;
-    reqwest::Url::parse(text).map_err(|e| format!("the URL {text:?} is not valid: {e}"))
+    url::Url::parse(text).map_err(|e| format!("the URL {text:?} is not valid: {e}"))
 }
 
 /// Warns on standard error of credentials that sign but that no server would accept: an

@@ -27,11 +27,14 @@
 // First, so that its `say!` and `tell!` are in scope in every module after it.
 #[macro_use]
 mod terminal;
+#[cfg(not(target_os = "wasi"))]
 mod authorize;
 mod capture;
 mod explain;
 mod input;
+#[cfg(not(target_os = "wasi"))]
 mod probe;
+#[cfg(not(target_os = "wasi"))]
 mod send;
 mod sign;
 mod verify;
@@ -41,10 +44,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(not(target_os = "wasi"))]
 use authorize::AuthorizeArgs;
 use explain::ExplainArgs;
 use input::SignArgs;
+#[cfg(not(target_os = "wasi"))]
 use probe::ProbeArgs;
+#[cfg(not(target_os = "wasi"))]
 use send::SendArgs;
 use verify::VerifyArgs;
 
@@ -69,12 +75,15 @@ enum Command {
     /// Exit status, as diff's: 0 when they match, 1 when they differ (explained or not), 2 on
     /// an error.
     Explain(Box<ExplainArgs>),
+    #[cfg(not(target_os = "wasi"))]
     /// Get token credentials from a provider: the three-legged flow, with a loopback callback
     /// (or the verifier typed in, with --callback oob).
     Authorize(Box<AuthorizeArgs>),
+    #[cfg(not(target_os = "wasi"))]
     /// Send a signed request, like curl: the response body to standard output, the status to
     /// standard error; on a 400 or 401 that echoes a base string, the diagnosis too.
     Send(Box<SendArgs>),
+    #[cfg(not(target_os = "wasi"))]
     /// Find what a server that refuses a request computes, by asking it: the request signed
     /// exactly, then as each known mistake would sign it, until one is accepted. Exit status 0
     /// when one is (rfc or found), 1 when none is, 2 on an error.
@@ -88,6 +97,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Under WASI, relative paths resolve against the directory the host gives as PWD (the npm
+    // package's `oauth1` passes the one it runs in, and preopens `/`).
+    #[cfg(target_os = "wasi")]
+    if let Some(directory) = std::env::var_os("PWD") {
+        let _ = std::env::set_current_dir(directory);
+    }
     let cli = Cli::parse();
     // `explain` answers as diff does: 0 for a match, 1 for a mismatch, 2 for an error.
     let (result, failure) = match cli.command {
@@ -101,8 +116,11 @@ fn main() -> ExitCode {
             Ok(false) => return ExitCode::from(1),
             Err(e) => (Err(e), 2),
         },
+        #[cfg(not(target_os = "wasi"))]
         Command::Authorize(args) => (authorize::run(&args), 1),
+        #[cfg(not(target_os = "wasi"))]
         Command::Send(args) => (send::run(&args), 1),
+        #[cfg(not(target_os = "wasi"))]
         Command::Probe(args) => match probe::run(*args) {
             Ok(true) => (Ok(()), 2),
             Ok(false) => return ExitCode::from(1),
