@@ -1,7 +1,9 @@
 //! The request-case format of the `oauth1-signer` tools (`docs/request-cases.md` in its
 //! repository), defined once: request cases, verify lines and what the fixtures expect of
-//! them, and the answer to one `oauth1 sign --jsonl` line. The command line, the tests, the
-//! benchmarks and the fuzz targets all read it from here.
+//! them, and the answer to one line of `oauth1 sign --jsonl` ([`answer`]), `oauth1 explain
+//! --jsonl` ([`explain_answer`]) and `oauth1 verify --jsonl` ([`verify_answer`]). The command
+//! line, the debugging page's engine (and the npm package), the tests, the benchmarks and the
+//! fuzz targets all read it from here.
 
 // docs.rs builds with `--cfg docsrs`: every item a feature gates says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -10,6 +12,12 @@
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+mod explain;
+mod verify;
+
+pub use explain::{explain, explain_answer, ExplainLine, ProfileLine, SchemeLine};
+pub use verify::{check, verify_answer};
 
 use oauth1_server::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};
 use oauth1_signer::{

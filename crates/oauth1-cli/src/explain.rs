@@ -4,14 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use oauth1_cases::{json_object, request_of, signer_of, Case, ObservedField};
-use oauth1_signer::explain::{
-    find_base_string, take_scheme, Cause, ExplainError, Explainer, Explanation, Observed,
-    SchemeTaken, Verdict,
-};
+use oauth1_cases::{explain, explain_answer, ExplainLine, ObservedField, ProfileLine, SchemeLine};
+use oauth1_signer::explain::{find_base_string, take_scheme, Explanation, Observed, Verdict};
 use oauth1_signer::profile::Finding;
-use oauth1_signer::{Nonce, Request, Signer, Timestamp};
-use serde::{Deserialize, Serialize};
+use oauth1_signer::Request;
 
 use crate::input::{each_line, SignArgs};
 use crate::sign::{sign_verbose, FromFlags};
@@ -34,100 +30,6 @@ pub(crate) struct ExplainArgs {
     pub(crate) json: bool,
 }
 
-/// Explains a case against what the other side produced.
-fn explain_case(
-    case: &Case,
-    body: &[u8],
-    observed: &ObservedField,
-) -> Result<Explanation, ExplainError> {
-    let signer = signer_of(case)?;
-    let request = request_of(case, body)?;
-    let nonce = Nonce::new(case.nonce.as_str())?;
-    explain(
-        &signer,
-        &request,
-        &nonce,
-        case.timestamp.parse()?,
-        &case.url,
-        observed,
-    )
-}
-
-/// Explains a request against what the other side produced; `url` as the user wrote it.
-fn explain(
-    signer: &Signer,
-    request: &Request<'_>,
-    nonce: &Nonce,
-    timestamp: Timestamp,
-    url: &str,
-    observed: &ObservedField,
-) -> Result<Explanation, ExplainError> {
-    let mut given = Observed::default();
-    if let Some(signature) = &observed.signature {
-        given = given.with_signature(signature);
-    }
-    if let Some(base_string) = &observed.base_string {
-        given = given.with_base_string(base_string);
-    }
-    Explainer::new(signer, request, nonce, timestamp)
-        .with_url_as_written(url)
-        .explain(&given)
-}
-
-#[derive(Serialize)]
-struct AnswerLine<'a> {
-    name: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    verdict: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    causes: Option<Vec<&'static str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    alternatives: Option<Vec<&'static str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unsigned_parameter: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unsigned_parameters: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reference_base_string: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    profile: Option<ProfileLine>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    scheme: Option<SchemeLine>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-/// The scheme taken for a raw request whose target does not say it, and why.
-#[derive(Serialize)]
-struct SchemeLine {
-    taken: &'static str,
-    reason: &'static str,
-    detail: String,
-}
-
-impl From<SchemeTaken> for SchemeLine {
-    fn from(taken: SchemeTaken) -> Self {
-        SchemeLine {
-            taken: taken.scheme(),
-            reason: taken.reason().as_str(),
-            detail: taken.why(),
-        }
-    }
-}
-
-/// The provider profile an answer names: the one given with `--profile`, else the one whose
-/// deviations are the causes found, else the one the host belongs to; and whether the other
-/// side computes as it does.
-#[derive(Serialize)]
-struct ProfileLine {
-    name: &'static str,
-    reproduces: bool,
-    #[serde(skip)]
-    text: String,
-}
-
 /// The profile line of an answer, if a profile is given or found ([`Finding::find`]).
 fn profile_line(
     flags: &FromFlags,
@@ -142,79 +44,16 @@ fn profile_line(
         (&flags.nonce, flags.timestamp),
         observed,
     )?;
-    Some(ProfileLine {
-        name: finding.profile().name(),
-        reproduces: finding.reproduces(),
-        text: finding.text().to_owned(),
-    })
-}
-
-fn answer(line: &str) -> String {
-    let error = |name, message: String| AnswerLine {
-        name,
-        verdict: None,
-        causes: None,
-        alternatives: None,
-        unsigned_parameter: None,
-        unsigned_parameters: None,
-        reference_base_string: None,
-        detail: None,
-        profile: None,
-        scheme: None,
-        error: Some(message),
-    };
-    let value = match json_object(line) {
-        Ok(value) => value,
-        Err(message) => return to_json(&error(None, message)),
-    };
-    let name = value.get("name").and_then(serde_json::Value::as_str);
-    let answer = match Case::deserialize(&value) {
-        Err(e) => error(name, format!("invalid explain line: {e}")),
-        Ok(case) => match &case.observed {
-            None => error(
-                name,
-                "no \"observed\": give observed.signature, observed.base_string, or both"
-                    .to_owned(),
-            ),
-            Some(observed) => {
-                let body = case.body.as_deref().unwrap_or("").as_bytes();
-                match explain_case(&case, body, observed) {
-                    Ok(explanation) => answer_line(name, &explanation),
-                    Err(e) => error(name, e.to_string()),
-                }
-            }
-        },
-    };
-    to_json(&answer)
-}
-
-/// An explanation as the explain line of the request-case format.
-fn answer_line<'a>(name: Option<&'a str>, explanation: &Explanation) -> AnswerLine<'a> {
-    AnswerLine {
-        name,
-        verdict: Some(explanation.verdict().as_str()),
-        causes: Some(explanation.causes().iter().map(|c| c.id()).collect()),
-        alternatives: Some(explanation.alternatives().iter().map(|c| c.id()).collect()),
-        unsigned_parameter: explanation.unsigned_parameter().map(str::to_owned),
-        unsigned_parameters: explanation
-            .causes()
-            .contains(&Cause::QueryStartNotSigned)
-            .then(|| explanation.unsigned_parameters().to_vec()),
-        reference_base_string: Some(explanation.reference_base_string().to_string()),
-        detail: Some(explanation.detail()),
-        profile: None,
-        scheme: None,
-        error: None,
-    }
-}
-
-fn to_json(line: &AnswerLine<'_>) -> String {
-    serde_json::to_string(line).unwrap_or_default()
+    Some(ProfileLine::new(
+        finding.profile().name(),
+        finding.reproduces(),
+        finding.text().to_owned(),
+    ))
 }
 
 /// `oauth1 explain --jsonl`.
 pub(crate) fn jsonl() -> Result<(), String> {
-    each_line(answer)
+    each_line(explain_answer)
 }
 
 /// `oauth1 explain` with flags: the verdict, the causes in words, and the two base strings;
@@ -288,10 +127,10 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
     } = done;
     let matched = explanation.verdict() == Verdict::Match;
     if json {
-        let mut line = answer_line(label.as_deref(), &explanation);
+        let mut line = ExplainLine::of(label.as_deref(), &explanation);
         line.profile = profile;
         line.scheme = taken.map(SchemeLine::from);
-        println!("{}", crate::terminal::json(&to_json(&line)));
+        println!("{}", crate::terminal::json(&line.to_json()));
         return Ok(matched);
     }
     if verbose {
@@ -335,20 +174,12 @@ fn explained(args: ExplainArgs) -> Result<Explained, String> {
     let explanation = explain(
         &flags.signer,
         &request,
-        &flags.nonce,
-        flags.timestamp,
+        (&flags.nonce, flags.timestamp),
         flags.url(),
         &observed,
     )
     .map_err(|e| e.to_string())?;
-    let mut given = Observed::default();
-    if let Some(signature) = &observed.signature {
-        given = given.with_signature(signature);
-    }
-    if let Some(base_string) = &observed.base_string {
-        given = given.with_base_string(base_string);
-    }
-    let profile = profile_line(&flags, &request, &given, &explanation);
+    let profile = profile_line(&flags, &request, &observed.given(), &explanation);
     drop(request);
     Ok(Explained {
         explanation,
