@@ -6,7 +6,11 @@ explain fixture through `explain --jsonl`, every capture in fixtures/captures th
 (text and `--json`) with the secrets of the RFC and of the X API, `encode`, and each command's
 `--help`. It first checks that no Rust toolchain is on PATH.
 
-Usage: package_compare.py PATH/TO/installed/oauth1 PATH/TO/rust/oauth1
+With --without-network (the npm package, whose command is the Rust one compiled for WASI), the
+commands that reach the network (probe, send, authorize) are left out, and with them the top
+level's `--help`, which lists them; the package's own test checks what it says of them.
+
+Usage: package_compare.py [--without-network] PATH/TO/installed/oauth1 PATH/TO/rust/oauth1
 """
 
 import json
@@ -29,7 +33,10 @@ def jsonl(name):
     return "".join(json.dumps(line) + "\n" for line in json.loads((FIXTURES / name).read_text()))
 
 
-def runs():
+NETWORK = ("probe", "send", "authorize")
+
+
+def runs(network=True):
     """(what, arguments, standard input, extra environment) of every comparison."""
     for name in ("published.json", "edge-cases.json", "bench.json"):
         yield "sign --jsonl < " + name, ["sign", "--jsonl"], jsonl(name), {}
@@ -47,17 +54,19 @@ def runs():
     for value in ("Ladies + Gentlemen", "~!*'()", "é✓ /?"):
         yield "encode " + value, ["encode", value], "", {}
     for command in ("", "sign", "verify", "explain", "probe", "send", "authorize", "encode"):
+        if not network and command in ("",) + NETWORK:
+            continue
         args = ([command] if command else []) + ["--help"]
         yield "oauth1 " + " ".join(args), args, "", {}
 
 
-def main(installed, reference):
+def main(installed, reference, network=True):
     rust = [tool for tool in ("cargo", "rustc", "rustup") if shutil.which(tool)]
     if rust:
         sys.exit("a Rust toolchain is on PATH (%s): the package must run without one" % ", ".join(rust))
     base = {"PATH": "/usr/bin:/bin"}
     failures, count = [], 0
-    for what, args, stdin, env in runs():
+    for what, args, stdin, env in runs(network):
         count += 1
         got = [subprocess.run([binary] + args, input=stdin, env=dict(base, **env),
                               capture_output=True, text=True)
@@ -75,4 +84,7 @@ def main(installed, reference):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    arguments = sys.argv[1:]
+    without = "--without-network" in arguments
+    arguments = [a for a in arguments if a != "--without-network"]
+    main(arguments[0], arguments[1], network=not without)

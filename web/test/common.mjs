@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { join, extname, resolve } from "node:path";
 import { createHash } from "node:crypto";
+import { chromium } from "playwright-core";
 
 export const root = resolve(import.meta.dirname, "../..");
 export const dist = resolve(root, process.env.WEB_DIST ?? "web/dist");
@@ -165,4 +166,24 @@ export function explainedCapture(name, flag, secrets) {
   const text = fixture(name);
   const expected = oauth1(["explain", "--json", flag, flag === "--curl" ? text : join(captures, name)], secrets);
   return { text, expected };
+}
+
+/** Debian's Chromium, headless, and the page at `origin` open and started in it. */
+export async function openPage(origin) {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  await page.goto(origin + "/", { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 }).catch((e) => {
+    throw new Error(`the page did not start: ${errors.join("; ") || e}`);
+  });
+  return { browser, page };
 }

@@ -11,11 +11,10 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createServer } from "node:http";
-import { chromium } from "playwright-core";
 
 import {
   root, screenshots, captures, X, RFC, serve, oauth1, oauth1Text, asPage, fixture, CAPTURES,
-  explainCases, explainedCapture, pageHeaders,
+  explainCases, explainedCapture, pageHeaders, openPage,
 } from "./common.mjs";
 
 let server;
@@ -28,21 +27,7 @@ let requestsAfterLoad = [];
 before(async () => {
   server = await serve();
   ({ origin, served } = server);
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e));
-  await page.goto(origin + "/", { waitUntil: "load" });
-  await page.waitForSelector("body[data-ready=true]", { timeout: 20000 }).catch((e) => {
-    throw new Error(`the page did not start: ${errors.join("; ") || e}`);
-  });
+  ({ browser, page } = await openPage(origin));
   page.on("request", (request) => requestsAfterLoad.push(request.url()));
 });
 

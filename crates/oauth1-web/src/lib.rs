@@ -8,6 +8,11 @@
 //! [`verify`] a [`VerifyInput`] and a [`VerifyAnswer`]. Nothing here touches the network or
 //! storage; the secrets live only in the call.
 //!
+//! With the feature `lines`, the npm package's JavaScript API: the request-case format
+//! (`docs/request-cases.md`) answered as `oauth1 … --jsonl` answers it, a line at a time, by the
+//! same code: `sign_line`, `explain_line`, and a `VerifyStream` whose nonce store lasts as long
+//! as the stream.
+//!
 //! ```
 //! let input = serde_json::json!({
 //!     "capture": "curl 'https://api.example.com/x?a=1' -H 'Authorization: OAuth oauth_consumer_key=\"k\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1\", oauth_nonce=\"n\", oauth_version=\"1.0\", oauth_signature=\"wrong\"'",
@@ -110,3 +115,8 @@ pub fn verify(input: &str) -> String {
         ..VerifyAnswer::default()
     })
 }
+
+#[cfg(feature = "lines")]
+mod lines;
+#[cfg(feature = "lines")]
+pub use lines::{explain_line, percent_encode, sign_line, VerifyStream};
