@@ -20,7 +20,7 @@ use oauth1_signer::{encode, RequestParts};
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 16] = [
+const OPERATIONS: [&str; 17] = [
     "w1-sign",
     "w1-header",
     "w1-parts",
@@ -33,6 +33,7 @@ const OPERATIONS: [&str; 16] = [
     "w2p-wire",
     "w2-sign",
     "w3-sign",
+    "w3u-sign",
     "w4-letters",
     "w4-mixed",
     "w5-verify",
@@ -65,10 +66,11 @@ fn main() {
 /// depend on `count`, so that the difference of two counts is the operations' own.
 fn run(operation: &str, count: usize) {
     match operation {
-        "w1-sign" | "w2-sign" | "w3-sign" => {
+        "w1-sign" | "w2-sign" | "w3-sign" | "w3u-sign" => {
             let w = match operation {
                 "w1-sign" => common::w1(),
                 "w2-sign" => common::w2(),
+                "w3u-sign" => common::w3u(),
                 _ => common::w3(),
             };
             let request = w.request();

@@ -8,7 +8,7 @@
 //!
 //! The rows are `signing.rs`'s, the same work inside the timed loop, from the same inputs made
 //! outside it (each row says what it builds):
-//! - W1, W2p, W3, W3p against `oauth1-request`'s header from the URL without its query and the
+//! - W1, W2p, W3, W3p, W3m, W3u against `oauth1-request`'s header from the URL without its query and the
 //!   decoded pairs (its fastest row, which the rows from the wire are held to as well); and
 //!   against the HMAC-SHA1 floor (the finished base string and the key, keyed every time).
 //! - W5, verifying the W1 request (memory stores, a new nonce every time), against signing
@@ -16,7 +16,7 @@
 //!   the header alone, and the verifier's first step alone (`server::collect`: the header
 //!   parsed and decoded into the parameters with the query's and the form body's).
 //!
-//! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS] [W1 W2p W3 W3p W5]` (200 rounds and
+//! `cargo bench -p oauth1-benches --bench ratios [-- ROUNDS] [W1 W2p W3 W3p W3m W3u W5]` (200 rounds and
 //! every workload unless told).
 
 #[allow(dead_code)] // the benchmarks share the workloads, and each uses part of them
@@ -350,7 +350,14 @@ fn main() {
         .collect();
     let wanted =
         |name: &str| named.is_empty() || named.iter().any(|n| n.eq_ignore_ascii_case(name));
-    for w in [common::w1(), common::w2p(), common::w3(), common::w3p()] {
+    for w in [
+        common::w1(),
+        common::w2p(),
+        common::w3(),
+        common::w3p(),
+        common::w3m(),
+        common::w3u(),
+    ] {
         if wanted(w.name) {
             signing(&w, rounds);
         }

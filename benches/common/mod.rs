@@ -74,6 +74,20 @@ pub fn w3p() -> Workload {
     )
 }
 
+/// W3m: a POST with a 64 KiB form body of many short fields (1,005 of mixed text).
+pub fn w3m() -> Workload {
+    Workload::load(
+        "W3m",
+        "bench.json",
+        "bench-w3m-post-64-kib-form-body-many-fields",
+    )
+}
+
+/// W3u: a POST with a 64 KiB form body of text beyond ASCII, every byte an escape.
+pub fn w3u() -> Workload {
+    Workload::load("W3u", "bench.json", "bench-w3u-post-64-kib-form-body-utf8")
+}
+
 impl Workload {
     /// The request's parameters, decoded, as `oauth1-request` takes them (it reads no URL
     /// query and no body), and the URL without its query.
