@@ -449,6 +449,24 @@ fn decode_long(text: &[u8], out: &mut [u8]) -> Result<usize, usize> {
         // is copied a word at a time, each `+` made a space on the way.
         let block = &text[i..i + len];
         let escape_before = text[i.saturating_sub(2)..i].contains(&b'%');
+        if !escape_before && escapes_ahead(block) {
+            // A run of escapes (the bytes of characters beyond ASCII, say) an escape at a time:
+            // one branch an escape, which the run makes predictable, where the block decoder
+            // spends its work on every byte. A malformed escape ends the run; the block
+            // decoder then finds it (at once, if the run begins with it).
+            let start = i;
+            while let Some(&[b'%', hi, lo]) = text.get(i..i + 3) {
+                let (hi, lo) = (HEX_VALUE[usize::from(hi)], HEX_VALUE[usize::from(lo)]);
+                if (hi | lo) > 15 {
+                    break;
+                }
+                out[n] = hi << 4 | lo;
+                (i, n) = (i + 3, n + 1);
+            }
+            if i > start {
+                continue;
+            }
+        }
         if !escape_before && copy_literals(block, &mut out[n..n + len]) {
             n += len;
             i += len;
@@ -490,6 +508,12 @@ fn decode_long(text: &[u8], out: &mut [u8]) -> Result<usize, usize> {
         return Err((0..text.len()).find(|&j| bad(j)).unwrap_or_default());
     }
     Ok(n)
+}
+
+/// Whether `block` begins with four escapes in a row (`%XX%XX%XX%XX`, the digits unchecked).
+#[inline]
+fn escapes_ahead(block: &[u8]) -> bool {
+    matches!(block, [b'%', _, _, b'%', _, _, b'%', _, _, b'%', ..])
 }
 
 /// Decodes `block` into `out` (as long) when it has no `%`: its bytes as they are, each `+` a

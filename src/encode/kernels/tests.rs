@@ -120,7 +120,20 @@ fn a_long_literal_value_with_one_escape_anywhere_decodes_as_the_reference_does()
     // Blocks of literals are copied whole; one escape (or `+`, or a malformed escape) at every
     // position, across block boundaries and split by one, makes its block and the next decode
     // byte by byte.
-    for insert in [&b"%41"[..], b"+", b"%e2%9c%93", b"%4", b"%zz"] {
+    // Runs of four escapes and more are decoded an escape at a time: a run at every position,
+    // one cut short by a malformed escape (after its start, or first), and one cut by the end.
+    for insert in [
+        &b"%41"[..],
+        b"+",
+        b"%e2%9c%93",
+        b"%4",
+        b"%zz",
+        b"%e4%b8%ad%e6%96%87%2B",
+        b"%41%42%43%4g%44%45",
+        b"%41%42%43%44%z1",
+        b"%41%42%43%44%4",
+        b"%zz%41%42%43%44",
+    ] {
         for len in [LONG_VALUE + DECODE_BLOCK, LONG_VALUE + 3 * DECODE_BLOCK + 5] {
             for at in 0..=len {
                 let mut value = vec![b'a'; len];
