@@ -69,7 +69,9 @@ impl fmt::Display for Difference {
     }
 }
 
-/// Compares an `observed` base string with the `reference` one; `None` when they are equal.
+/// Compares the other side's base string (`observed`, or one reproduced from its signature)
+/// with the `reference` one; `None` when they are equal. The summary names the other side's
+/// as such, whichever it is.
 ///
 /// ```
 /// use oauth1_signer::explain::{compare, Part};
@@ -81,7 +83,7 @@ impl fmt::Display for Difference {
 /// assert_eq!(difference.offset(), 54);
 /// assert_eq!(
 ///     difference.summary(),
-///     "the value of \"b\" differs: \" \" in the reference, \"+\" in the observed one"
+///     "the value of \"b\" differs: \" \" in the reference, \"+\" in the other side's"
 /// );
 /// ```
 #[must_use]
@@ -112,7 +114,7 @@ pub fn compare(reference: &str, observed: &str) -> Option<Difference> {
         (
             Part::Method,
             format!(
-                "the methods differ: {:?} in the reference, {:?} in the observed one",
+                "the methods differ: {:?} in the reference, {:?} in the other side's",
                 ours[0], theirs[0]
             ),
         )
@@ -120,7 +122,7 @@ pub fn compare(reference: &str, observed: &str) -> Option<Difference> {
         (
             Part::Uri,
             format!(
-                "the base string URIs differ: {:?} in the reference, {:?} in the observed one",
+                "the base string URIs differ: {:?} in the reference, {:?} in the other side's",
                 lossy(&decode(ours[1])),
                 lossy(&decode(theirs[1]))
             ),
@@ -186,16 +188,16 @@ fn parameters(reference: &str, observed: &str) -> String {
     if !missing.is_empty() || !extra.is_empty() {
         let mut parts = Vec::new();
         if !missing.is_empty() {
-            parts.push(format!("missing from the observed one: {missing}"));
+            parts.push(format!("missing from the other side's: {missing}"));
         }
         if !extra.is_empty() {
-            parts.push(format!("only in the observed one: {extra}"));
+            parts.push(format!("only in the other side's: {extra}"));
         }
         return format!("the parameters differ by name; {}", parts.join("; "));
     }
     if ours.is_empty() && theirs.is_empty() {
         return format!(
-            "the parameter parts differ: {reference:?} in the reference, {observed:?} in the observed one"
+            "the parameter parts differ: {reference:?} in the reference, {observed:?} in the other side's"
         );
     }
     if decoded(&ours) != decoded(&theirs) {
@@ -206,7 +208,7 @@ fn parameters(reference: &str, observed: &str) -> String {
             .or_else(|| ours.iter().zip(&theirs).find(|(a, b)| a.value != b.value))
             .unwrap_or((&ours[0], &theirs[0]));
         return format!(
-            "the value of {:?} differs: {:?} in the reference, {:?} in the observed one",
+            "the value of {:?} differs: {:?} in the reference, {:?} in the other side's",
             lossy(&a.name),
             lossy(&a.value),
             lossy(&b.value)
@@ -219,7 +221,7 @@ fn parameters(reference: &str, observed: &str) -> String {
         .unwrap_or((&ours[0], &theirs[0]));
     if encoded(&ours) == encoded(&theirs) {
         format!(
-            "the same parameters in another order: {:?} comes first in the reference, {:?} in the observed one",
+            "the same parameters in another order: {:?} comes first in the reference, {:?} in the other side's",
             a.encoded, b.encoded
         )
     } else {
@@ -228,7 +230,7 @@ fn parameters(reference: &str, observed: &str) -> String {
             .find(|t| t.name == a.name && t.value == a.value && t.encoded != a.encoded)
             .unwrap_or(b);
         format!(
-            "the same decoded names and values, encoded differently: {:?} in the reference, {:?} in the observed one",
+            "the same decoded names and values, encoded differently: {:?} in the reference, {:?} in the other side's",
             a.encoded, twin.encoded
         )
     }

@@ -232,7 +232,7 @@ fn compare_never_panics_on_text_that_is_not_a_base_string() {
     let difference = compare(sbs, "GET&https%3A%2F%2Fa.example%2F&a%3D1%26a%3D2").unwrap();
     assert_eq!(
         difference.summary(),
-        "the parameters differ by name; only in the observed one: \"a\""
+        "the parameters differ by name; only in the other side's: \"a\""
     );
     let difference = compare(
         "GET&https%3A%2F%2Fa.example%2F&a%3D1%26b%3D2",
@@ -249,7 +249,7 @@ fn compare_never_panics_on_text_that_is_not_a_base_string() {
     .unwrap();
     assert_eq!(
         difference.summary(),
-        "the same decoded names and values, encoded differently: \"a=%27\" in the reference, \"a='\" in the observed one"
+        "the same decoded names and values, encoded differently: \"a=%27\" in the reference, \"a='\" in the other side's"
     );
     assert_eq!(compare(sbs, sbs), None);
 }
