@@ -182,9 +182,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// the client's signature go into the error ([`VerifyError::diagnosis`], and the problem
     /// report's advice). Off by default. A diagnosis costs up to about 4 ms of CPU (20
     /// parameters, nothing explained), so the budget bounds what a burst of bad signatures
-    /// can cost; past it the
-    /// error says the diagnosis was skipped, and the answer is the same. Only requests that
-    /// carry the protocol parameters in the `Authorization` header are diagnosed, not RSA ones.
+    /// can cost; past it the error says the diagnosis was skipped, and the answer is the same.
+    /// Only requests that carry the protocol parameters in the `Authorization` header are
+    /// diagnosed, not RSA ones.
     ///
     /// A diagnosis names a mistake only when a signature made with the server's secrets
     /// reproduces the client's, so it tells nothing to a client without them; unknown
