@@ -8,9 +8,9 @@ import wasmBase64 from "./page/oauth1_web_wasm.js";
 
 engine.initSync({ module: Buffer.from(wasmBase64, "base64") });
 
-/** One line's answer from the engine, as an object. */
+/** One line's answer from the engine, as an object (`undefined` is answered as `null` is). */
 function line(answer, request) {
-    return JSON.parse(answer(JSON.stringify(request)));
+    return JSON.parse(answer(JSON.stringify(request) ?? "null"));
 }
 
 /**

@@ -20,7 +20,14 @@ if (args[0] === "page") {
     );
     process.exitCode = 2;
 } else {
-    process.exitCode = await run(args);
+    try {
+        process.exitCode = await run(args);
+    } catch (e) {
+        // The command stopped where the native one would panic (standard output closed
+        // early, say): said in one line, with a panic's status.
+        process.stderr.write(`error: the command stopped: ${e.message}\n`);
+        process.exitCode = 101;
+    }
     const help = args.length === 1 && ["-h", "--help", "help"].includes(args[0]);
     if (help && process.exitCode === 0) {
         process.stdout.write(

@@ -112,6 +112,7 @@ test("what is not a request is answered with an error that says what to fix", ()
     assert.equal(sign({ name: "x" }).name, "x");
     assert.match(explain([]).error, /one JSON object/);
     assert.match(verify(null).error, /one JSON object/);
+    assert.match(sign(undefined).error, /one JSON object/);
 });
 
 const X = { consumer_secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
