@@ -65,7 +65,7 @@ struct JsonRedirect<'a> {
 
 /// `--interval` or `--timeout` as a duration: a finite number of seconds, 0 or more (more than
 /// 0 when `positive`).
-fn seconds(flag: &str, value: f64, positive: bool) -> Result<Duration, String> {
+pub(crate) fn seconds(flag: &str, value: f64, positive: bool) -> Result<Duration, String> {
     if value.is_finite() && (value > 0.0 || (!positive && value == 0.0)) && value < 1e9 {
         Ok(Duration::from_secs_f64(value))
     } else {

@@ -45,6 +45,10 @@ pub(crate) struct SendArgs {
     /// Print the status line and the headers before the body, on standard output.
     #[arg(short = 'i', long = "include")]
     pub(crate) include: bool,
+    /// Seconds the request may take, from connecting to the last byte read of its answer (a
+    /// fraction allowed), as curl's --max-time.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub(crate) timeout: f64,
     /// Where the protocol parameters go: header, query or body [default: the profile's, or
     /// header].
     #[arg(long, value_parser = crate::input::transport)]
@@ -75,6 +79,7 @@ pub(crate) struct SendArgs {
 const MAX_SEARCHED: usize = 1 << 20;
 
 pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
+    let timeout = crate::probe::seconds("--timeout", args.timeout, true)?;
     let signer = signer(args)?;
     let transport = match (args.transport, args.profile) {
         (Some(transport), _) => transport,
@@ -90,6 +95,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
 
     let client = reqwest::blocking::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        .timeout(timeout)
         .build()
         .map_err(|e| format!("starting the HTTP client: {e}"))?;
     let http_method = reqwest::Method::from_bytes(method.as_bytes())
@@ -105,29 +111,7 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     }
     .map_err(|e| e.to_string())?;
 
-    // The signed request is named by its host only: its URL may carry the signature (and with
-    // PLAINTEXT, both secrets), and it could be replayed within the server's window.
-    let host = origin(request.url());
-    let response = client.execute(request).map_err(|e| {
-        format!(
-            "sending the request to {host}: {}",
-            crate::input::with_causes(&e.without_url())
-        )
-    })?;
-    let status = response.status();
-    let mut head = format!("{:?} {status}\n", response.version());
-    for (name, value) in response.headers() {
-        head.push_str(name.as_str());
-        head.push_str(": ");
-        head.push_str(&String::from_utf8_lossy(value.as_bytes()));
-        head.push('\n');
-    }
-    let answer = response.bytes().map_err(|e| {
-        format!(
-            "reading the response of {host}: {}",
-            crate::input::with_causes(&e.without_url())
-        )
-    })?;
+    let (status, head, answer) = exchange(&client, request, timeout)?;
     let mut stdout = std::io::stdout().lock();
     // The answer as it came, unless standard output is a terminal, which would act on its
     // control characters: there they are shown escaped.
@@ -179,6 +163,46 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         }
     }
     Err(format!("the server answered {status}"))
+}
+
+/// Sends the signed request within `timeout`: the answer's status, its head as text and its
+/// body.
+fn exchange(
+    client: &reqwest::blocking::Client,
+    request: reqwest::blocking::Request,
+    timeout: std::time::Duration,
+) -> Result<(reqwest::StatusCode, String, Vec<u8>), String> {
+    // The signed request is named by its host only: its URL may carry the signature (and with
+    // PLAINTEXT, both secrets), and it could be replayed within the server's window.
+    let host = origin(request.url());
+    let failed = |doing: &str, e: reqwest::Error| {
+        if e.is_timeout() {
+            format!(
+                "{doing} {host}: no answer within {} s (--timeout gives more)",
+                timeout.as_secs_f64()
+            )
+        } else {
+            format!(
+                "{doing} {host}: {}",
+                crate::input::with_causes(&e.without_url())
+            )
+        }
+    };
+    let response = client
+        .execute(request)
+        .map_err(|e| failed("sending the request to", e))?;
+    let status = response.status();
+    let mut head = format!("{:?} {status}\n", response.version());
+    for (name, value) in response.headers() {
+        head.push_str(name.as_str());
+        head.push_str(": ");
+        head.push_str(&String::from_utf8_lossy(value.as_bytes()));
+        head.push('\n');
+    }
+    let answer = response
+        .bytes()
+        .map_err(|e| failed("reading the response of", e))?;
+    Ok((status, head, answer.into()))
 }
 
 /// Refuses a PLAINTEXT signature, which is the secrets themselves, to a plain http URL, unless

@@ -283,6 +283,56 @@ fn cut_short() -> u16 {
     port
 }
 
+/// A server that reads the request, then sends `head` and nothing more, keeping the
+/// connection open for a minute.
+fn silent_after(head: &'static [u8]) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let _ = stream.read(&mut buf);
+                let _ = stream.write_all(head);
+                std::thread::sleep(std::time::Duration::from_secs(60));
+            });
+        }
+    });
+    port
+}
+
+/// A server that never answers, or never finishes its answer, holds the command no longer than
+/// `--timeout`, and the error says which deadline ran out.
+#[test]
+fn a_silent_server_is_given_up_at_the_timeout() {
+    for (head, doing) in [
+        (&b""[..], "sending the request to"),
+        (
+            &b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 10\r\n\r\nx"[..],
+            "reading the response of",
+        ),
+    ] {
+        let port = silent_after(head);
+        let started = std::time::Instant::now();
+        let out = send(&[&format!("http://127.0.0.1:{port}/x"), "--timeout", "1.5"]);
+        let took = started.elapsed();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: {doing} http://127.0.0.1:{port}: no answer within 1.5 s (--timeout gives more)\n"
+            )
+        );
+        assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    }
+    let out = send(&["http://127.0.0.1:9/", "--timeout", "0"]);
+    assert_eq!(
+        text(&out.stderr),
+        "error: --timeout 0: give a number of seconds, more than 0\n"
+    );
+}
+
 /// A request that fails, in sending or in reading the answer, is named by its origin: never by
 /// its signed URL, which with PLAINTEXT in the query holds both secrets, and which could be
 /// replayed within the server's window with any method.
