@@ -120,11 +120,15 @@ pub(crate) fn run(args: &AuthorizeArgs) -> Result<(), String> {
             .map(|(name, value)| (name, serde_json::Value::String(value)))
             .collect();
         let line = serde_json::Value::Object(object).to_string();
-        println!("{}", crate::terminal::json(&line));
+        crate::terminal::line(&crate::terminal::json(&line));
     } else {
         // Each value percent-encoded, so that every line reads back as `name=value`.
         for (name, value) in pairs {
-            println!("{}={}", encode(name.as_bytes()), encode(value.as_bytes()));
+            crate::terminal::line(&format!(
+                "{}={}",
+                encode(name.as_bytes()),
+                encode(value.as_bytes())
+            ));
         }
     }
     Ok(())

@@ -130,26 +130,26 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         let mut line = ExplainLine::of(label.as_deref(), &explanation);
         line.profile = profile;
         line.scheme = taken.map(SchemeLine::from);
-        println!("{}", crate::terminal::json(&line.to_json()));
+        crate::terminal::line(&crate::terminal::json(&line.to_json()));
         return Ok(matched);
     }
     if verbose {
         sign_verbose(&flags, true)?;
         say!();
     }
-    let mut out = std::io::stdout().lock();
-    let write = |e: std::io::Error| format!("writing: {e}");
+    // Written whole, then printed (a Vec takes every write).
+    let mut out = Vec::new();
     if let Some(taken) = taken {
-        writeln!(
+        let _ = writeln!(
             out,
             "scheme:     {taken} (the request's target does not say it; --scheme gives it)"
-        )
-        .map_err(write)?;
+        );
     }
-    report(&mut out, &explanation, observed.base_string.as_deref()).map_err(write)?;
+    let _ = report(&mut out, &explanation, observed.base_string.as_deref());
     if let Some(profile) = profile {
-        writeln!(out, "profile:    {}", crate::terminal::value(&profile.text)).map_err(write)?;
+        let _ = writeln!(out, "profile:    {}", crate::terminal::value(&profile.text));
     }
+    crate::terminal::out(&out);
     Ok(matched)
 }
 

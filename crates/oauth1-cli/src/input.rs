@@ -322,10 +322,16 @@ pub(crate) fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), St
                 e.valid_up_to()
             ),
         };
-        writeln!(stdout, "{}", crate::terminal::json(&answered))
-            .map_err(|e| format!("writing: {e}"))?;
+        if let Err(e) = writeln!(stdout, "{}", crate::terminal::json(&answered)) {
+            // Its reader gone, or a full disk: the stream ends (`terminal::out`).
+            crate::terminal::stopped(&e);
+            return Ok(());
+        }
     }
-    stdout.flush().map_err(|e| format!("writing: {e}"))
+    if let Err(e) = stdout.flush() {
+        crate::terminal::stopped(&e);
+    }
+    Ok(())
 }
 
 pub(crate) const NO_CONSUMER_SECRET: &str =

@@ -104,32 +104,38 @@ fn main() -> ExitCode {
         let _ = std::env::set_current_dir(directory);
     }
     let cli = Cli::parse();
-    // `explain` answers as diff does: 0 for a match, 1 for a mismatch, 2 for an error.
-    let (result, failure) = match cli.command {
-        Command::Sign(args) if args.jsonl => (sign::jsonl(), 1),
-        Command::Sign(args) => (sign::one(*args), 1),
-        Command::Verify(args) if args.jsonl => (verify::jsonl(), 1),
-        Command::Verify(args) => (verify::one(*args), 1),
-        Command::Explain(args) if args.sign.jsonl => (explain::jsonl(), 2),
+    // `explain` answers as diff does: 0 for a match, 1 for a mismatch, 2 for an error; `probe`
+    // 0 when the request or a variant was accepted, 1 when none was, 2 for an error.
+    // (the outcome, the status for an error, the status without one)
+    let (result, failure, success) = match cli.command {
+        Command::Sign(args) if args.jsonl => (sign::jsonl(), 1, 0),
+        Command::Sign(args) => (sign::one(*args), 1, 0),
+        Command::Verify(args) if args.jsonl => (verify::jsonl(), 1, 0),
+        Command::Verify(args) => (verify::one(*args), 1, 0),
+        Command::Explain(args) if args.sign.jsonl => (explain::jsonl(), 2, 0),
         Command::Explain(args) => match explain::one(*args) {
-            Ok(true) => (Ok(()), 2),
-            Ok(false) => return ExitCode::from(1),
-            Err(e) => (Err(e), 2),
+            Ok(matched) => (Ok(()), 2, u8::from(!matched)),
+            Err(e) => (Err(e), 2, 0),
         },
         #[cfg(not(target_os = "wasi"))]
-        Command::Authorize(args) => (authorize::run(&args), 1),
+        Command::Authorize(args) => (authorize::run(&args), 1, 0),
         #[cfg(not(target_os = "wasi"))]
-        Command::Send(args) => (send::run(&args), 1),
+        Command::Send(args) => (send::run(&args), 1, 0),
         #[cfg(not(target_os = "wasi"))]
         Command::Probe(args) => match probe::run(*args) {
-            Ok(true) => (Ok(()), 2),
-            Ok(false) => return ExitCode::from(1),
-            Err(e) => (Err(e), 2),
+            Ok(accepted) => (Ok(()), 2, u8::from(!accepted)),
+            Err(e) => (Err(e), 2, 0),
         },
-        Command::Encode { value } => (encode(&value), 1),
+        Command::Encode { value } => (encode(&value), 1, 0),
     };
+    // What was printed counts: output that a full disk refused is a failure (a reader that
+    // has gone is not: `terminal::out`).
+    let result = result.and_then(|()| match terminal::write_failure() {
+        Some(message) => Err(message.to_owned()),
+        None => Ok(()),
+    });
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(success),
         Err(message) => {
             tell!("error: {message}");
             ExitCode::from(failure)
@@ -147,7 +153,7 @@ fn encode(value: &std::ffi::OsStr) -> Result<(), String> {
     } else {
         value.as_encoded_bytes().to_vec()
     };
-    println!("{}", oauth1_signer::encode::encode(&bytes));
+    terminal::line(&oauth1_signer::encode::encode(&bytes).to_string());
     Ok(())
 }
 

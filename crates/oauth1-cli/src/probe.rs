@@ -145,9 +145,9 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
             }),
         };
         let text = serde_json::to_string(&line).map_err(|e| e.to_string())?;
-        println!("{}", crate::terminal::json(&text));
+        crate::terminal::line(&crate::terminal::json(&text));
     } else {
-        print!("{}", text(&report, args.max_requests));
+        crate::terminal::out(text(&report, args.max_requests).as_bytes());
     }
     Ok(matches!(
         report.verdict(),

@@ -112,33 +112,24 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
 
     let (status, head, answer) = exchange(&client, request, timeout)?;
-    let mut stdout = std::io::stdout().lock();
     // The answer as it came, unless standard output is a terminal, which would act on its
     // control characters: there they are shown escaped.
-    let on_terminal = stdout.is_terminal();
+    let on_terminal = std::io::stdout().is_terminal();
     if args.include {
         let head = if on_terminal {
             crate::terminal::text(&head)
         } else {
             head.as_str().into()
         };
-        let _ = writeln!(stdout, "{head}");
+        crate::terminal::line(&head);
     } else {
         tell!("{}", head.lines().next().unwrap_or_default());
     }
-    let shown: std::borrow::Cow<'_, [u8]> = if on_terminal {
-        crate::terminal::text(&String::from_utf8_lossy(&answer))
-            .into_owned()
-            .into_bytes()
-            .into()
+    if on_terminal {
+        crate::terminal::out(crate::terminal::text(&String::from_utf8_lossy(&answer)).as_bytes());
     } else {
-        (&answer[..]).into()
-    };
-    stdout
-        .write_all(&shown)
-        .and_then(|()| stdout.flush())
-        .map_err(|e| format!("writing the response: {e}"))?;
-    drop(stdout);
+        crate::terminal::out(&answer);
+    }
 
     if status.is_success() {
         return Ok(());

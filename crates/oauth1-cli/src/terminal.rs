@@ -12,6 +12,46 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io::{self, Write as _};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+/// Set once a write to standard output has failed: nothing more is written.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+/// Why it failed, unless its reader had gone.
+static FAILED: OnceLock<String> = OnceLock::new();
+
+/// Writes `bytes` to standard output. A reader that has gone (`oauth1 … | head`) is not an
+/// error: the rest of the output is dropped and the command ends with the status it would
+/// have had, as it ends for `cat`. Any other failure (a full disk) is reported by
+/// [`write_failure`] when the command ends.
+pub(crate) fn out(bytes: &[u8]) {
+    if STOPPED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = io::stdout().lock();
+    if let Err(e) = stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        stopped(&e);
+    }
+}
+
+/// Writes `text` and a line break to standard output, as [`out`] does.
+pub(crate) fn line(text: &str) {
+    out(format!("{text}\n").as_bytes());
+}
+
+/// Records that standard output failed with `e`; see [`out`].
+pub(crate) fn stopped(e: &io::Error) {
+    STOPPED.store(true, Ordering::Relaxed);
+    if e.kind() != io::ErrorKind::BrokenPipe {
+        let _ = FAILED.set(format!("writing to standard output: {e}"));
+    }
+}
+
+/// Why standard output failed, if it did but for its reader having gone.
+pub(crate) fn write_failure() -> Option<&'static str> {
+    FAILED.get().map(String::as_str)
+}
 
 /// Whether `c` is shown escaped: a control character (C0, DEL, C1) or a character that
 /// changes the direction or the order in which text is shown.
@@ -95,21 +135,25 @@ pub(crate) fn json(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `println!` for what is printed for people: the text through [`text`].
+/// `println!` for what is printed for people: the text through [`text`], written with
+/// [`out`].
 macro_rules! say {
     () => {
-        println!()
+        $crate::terminal::out(b"\n")
     };
     ($($arg:tt)*) => {
-        println!("{}", $crate::terminal::text(&format!($($arg)*)))
+        $crate::terminal::line(&$crate::terminal::text(&format!($($arg)*)))
     };
 }
 
 /// `eprintln!` for what is printed for people: the text through [`text`].
+/// A standard error that cannot be written to is not a reason to stop: what it would have said
+/// is lost.
 macro_rules! tell {
-    ($($arg:tt)*) => {
-        eprintln!("{}", $crate::terminal::text(&format!($($arg)*)))
-    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "{}", $crate::terminal::text(&format!($($arg)*)));
+    }};
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod cli_scheme;
 mod cli_send;
 mod cli_terminal;
 mod interop_provider;
+mod output;
 mod paths;
 mod secrets;
 mod verify_jsonl;
