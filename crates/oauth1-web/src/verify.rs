@@ -1,9 +1,7 @@
 //! A received request checked as a server checks it: `oauth1 verify` in the page.
 
 use oauth1_cases::Held;
-use oauth1_server::{
-    received_url, Clock, MemoryNonceStore, Policy, Reason, Verified, Verifier, VerifyError,
-};
+use oauth1_server::{received_url, MemoryNonceStore, Policy, Reason, Verified, VerifyError};
 use oauth1_signer::{Request, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -149,10 +147,14 @@ fn verified(
         .allow_plaintext(true)
         .with_timestamp_window(input.timestamp_window.unwrap_or(300))
         .allow_plaintext_over_http(input.allow_plaintext_over_http);
-    let nonces = MemoryNonceStore::new();
-    let verifier = Verifier::new(held, &nonces)
-        .with_policy(policy)
-        .with_clock(Clock::fixed(Timestamp::new(input.now)))
-        .with_diagnosis(1);
-    Ok(verifier.blocking().verify(&request, authorization))
+    // As `oauth1 verify` checks a line: a fresh nonce store, the line's clock, diagnosed.
+    Ok(oauth1_cases::check(
+        held,
+        &request,
+        authorization,
+        policy,
+        &MemoryNonceStore::new(),
+        Timestamp::new(input.now),
+        true,
+    ))
 }
