@@ -4,13 +4,14 @@
 // `--jsonl` does, and as the fixtures expect (the published vectors, oauthlib, the independent
 // generator); a capture is explained as `oauth1 explain --json` explains it; the README's
 // example prints what the README says; the `oauth1` command reads files by relative path, reads
-// standard input, and says where the commands it leaves out are.
+// standard input, says where the commands it leaves out are, and ends quietly when its reader
+// stops early.
 //
 // OAUTH1_REFERENCE: the Rust command line; FIXTURES: the repository's fixtures/.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -216,6 +217,20 @@ test("the command says where the commands that reach the network are", () => {
     // No warning of Node's reaches the command's standard error.
     const run = spawnSync(bin, ["encode", "x"], { encoding: "utf8" });
     assert.equal(run.stderr, "");
+});
+
+test("a reader that stops early ends the output, not the command", async () => {
+    // Standard output closed before standard input is written, so the command's first write
+    // fails; 300 KB of output, more than a pipe holds.
+    const child = spawn(bin, ["encode", "-"], { stdio: ["pipe", "pipe", "pipe"] });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => { stderr += chunk; });
+    child.stdin.on("error", () => {});
+    child.stdin.end("/".repeat(100_000));
+    const status = await new Promise((resolve) => child.on("close", resolve));
+    assert.equal(stderr, "");
+    assert.equal(status, 0);
 });
 
 test("the package declares the types of everything it exports", () => {
