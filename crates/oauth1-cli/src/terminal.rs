@@ -9,6 +9,9 @@
 //! goes through `say!` or `tell!`, which escape every control
 //! character but the line breaks and tabs the command writes itself. JSON output keeps JSON's
 //! own escapes ([`json`]).
+//!
+//! And how it is written: standard output through [`out`], which a reader that has gone does
+//! not turn into a panic or an error.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
