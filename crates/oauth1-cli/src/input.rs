@@ -346,6 +346,24 @@ pub(crate) fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<Str
 }
 
 #[cfg(not(target_os = "wasi"))]
+/// A `--timeout` or `--interval` (`probe`, `send`) as a duration: a finite number of seconds, 0 or more (more than
+/// 0 when `positive`).
+pub(crate) fn seconds(
+    flag: &str,
+    value: f64,
+    positive: bool,
+) -> Result<std::time::Duration, String> {
+    if value.is_finite() && (value > 0.0 || (!positive && value == 0.0)) && value < 1e9 {
+        Ok(std::time::Duration::from_secs_f64(value))
+    } else {
+        Err(format!(
+            "{flag} {value}: give a number of seconds, {}",
+            if positive { "more than 0" } else { "0 or more" }
+        ))
+    }
+}
+
+#[cfg(not(target_os = "wasi"))]
 /// An error and every cause under it, as one line: an HTTP client's error says only what it
 /// was doing ("error sending request for url (…)"), its causes say why (connection refused, a
 /// name that does not resolve, a certificate, a timeout).

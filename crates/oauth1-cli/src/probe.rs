@@ -63,23 +63,10 @@ struct JsonRedirect<'a> {
     location: Option<&'a str>,
 }
 
-/// `--interval` or `--timeout` as a duration: a finite number of seconds, 0 or more (more than
-/// 0 when `positive`).
-pub(crate) fn seconds(flag: &str, value: f64, positive: bool) -> Result<Duration, String> {
-    if value.is_finite() && (value > 0.0 || (!positive && value == 0.0)) && value < 1e9 {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(format!(
-            "{flag} {value}: give a number of seconds, {}",
-            if positive { "more than 0" } else { "0 or more" }
-        ))
-    }
-}
-
 /// Runs the probe; whether a variant or the exact request was accepted.
 pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
-    let interval = seconds("--interval", args.interval, false)?;
-    let timeout = seconds("--timeout", args.timeout, true)?;
+    let interval = crate::input::seconds("--interval", args.interval, false)?;
+    let timeout = crate::input::seconds("--timeout", args.timeout, true)?;
     let verbose = args.sign.verbose;
     let mut sign = args.sign;
     if let Some(path) = sign.har.take() {

@@ -79,7 +79,7 @@ pub(crate) struct SendArgs {
 const MAX_SEARCHED: usize = 1 << 20;
 
 pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
-    let timeout = crate::probe::seconds("--timeout", args.timeout, true)?;
+    let timeout = crate::input::seconds("--timeout", args.timeout, true)?;
     let signer = signer(args)?;
     let transport = match (args.transport, args.profile) {
         (Some(transport), _) => transport,
