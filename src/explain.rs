@@ -41,6 +41,7 @@
 //! # Ok::<(), oauth1_signer::explain::ExplainError>(())
 //! ```
 
+mod budget;
 mod cause;
 mod compare;
 mod error;
@@ -54,6 +55,8 @@ use std::fmt::{self, Write};
 
 use zeroize::Zeroizing;
 
+use budget::Meter;
+pub use budget::{Budget, Searched};
 pub use cause::Cause;
 pub use compare::{compare, Difference, Part};
 pub use error::ExplainError;
@@ -182,6 +185,7 @@ pub struct Explanation {
     /// The parameters sent unsigned: one for [`Cause::ParameterNotSigned`], the query's first
     /// ones for [`Cause::QueryStartNotSigned`].
     unsigned: Vec<String>,
+    searched: Searched,
 }
 
 impl Explanation {
@@ -233,6 +237,14 @@ impl Explanation {
     #[must_use]
     pub fn unsigned_parameters(&self) -> &[String] {
         &self.unsigned
+    }
+
+    /// How far the search went: for [`Verdict::Unexplained`], whether no reading reproduces
+    /// the observed value ([`Searched::is_complete`]) or none of those tried within the
+    /// [`Budget`] does.
+    #[must_use]
+    pub fn searched(&self) -> Searched {
+        self.searched
     }
 
     /// The reference base string (RFC 5849).
@@ -314,6 +326,14 @@ impl Explanation {
                 }
                 text
             }
+            Verdict::Unexplained if !self.searched.is_complete() => {
+                let searched = self.searched;
+                format!(
+                    "Not found within the search's budget: none of the {} readings tried (of {} in a whole search of this request) reproduces the observed {what}; the request is too large to try them all. Explain a smaller request that fails the same way (fewer parameters, a shorter body), or give the other side's base string, which tells where the two differ.",
+                    searched.tried(),
+                    searched.of()
+                )
+            }
             Verdict::Unexplained => {
                 let mut text =
                     format!("No single cause and no pair of causes reproduces the observed {what}.");
@@ -343,6 +363,7 @@ pub struct Explainer<'a> {
     nonce: &'a Nonce,
     timestamp: Timestamp,
     written_url: Option<&'a str>,
+    budget: Budget,
 }
 
 /// The outputs of one pass of the pipeline that are compared.
@@ -389,7 +410,17 @@ impl<'a> Explainer<'a> {
             nonce,
             timestamp,
             written_url: None,
+            budget: Budget::default(),
         }
+    }
+
+    /// What the search may cost ([`Budget::default`] unless set): past it,
+    /// [`explain`](Self::explain) stops and answers with what it found, its
+    /// [`searched`](Explanation::searched) saying that it stopped.
+    #[must_use]
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// The URL as written, before parsing lowercased its host and dropped a default port: it
@@ -441,7 +472,7 @@ impl<'a> Explainer<'a> {
             return Err(ExplainError::NothingObserved);
         }
         let context = self.context()?;
-        let search = Search::new(&context, observed);
+        let search = Search::new(&context, observed, self.budget);
         let reference = search.attempt(Switches::NONE)?;
         let mut explanation = Explanation {
             verdict: Verdict::Unexplained,
@@ -456,6 +487,7 @@ impl<'a> Explainer<'a> {
             base_strings_agree: false,
             pair: false,
             unsigned: Vec::new(),
+            searched: Searched::new(1, 1, true),
         };
         if search.reproduces(&reference) {
             explanation.verdict = Verdict::Match;
@@ -468,6 +500,9 @@ impl<'a> Explainer<'a> {
         let mut effective: Vec<(Cause, Attempt)> = Vec::new();
         let mut singles: Vec<(Cause, BaseString)> = Vec::new();
         for &cause in Cause::ALL {
+            if !search.meter.afford() {
+                break;
+            }
             let Ok(attempt) = search.attempt(Switches::of(&[cause])) else {
                 continue;
             };
@@ -502,6 +537,7 @@ impl<'a> Explainer<'a> {
             explanation.reproduced = Some(base);
             explanation.unsigned = names;
         }
+        explanation.searched = search.searched(&effective);
         if explanation.difference.is_none() {
             if let Some(reproduced) = &explanation.reproduced {
                 explanation.difference =
@@ -595,6 +631,9 @@ const UNSIGNED_TRIED: usize = 256;
 struct Search<'c, 'o> {
     context: &'c Context<'c>,
     observed: &'o Observed<'o>,
+    meter: Meter,
+    /// The bytes every reading reads whatever it builds: the query and the body.
+    read: usize,
     /// The observed RSA signature, decoded.
     #[cfg_attr(not(feature = "rsa"), allow(dead_code))]
     rsa_signature: Option<Vec<u8>>,
@@ -603,12 +642,14 @@ struct Search<'c, 'o> {
 }
 
 impl<'c, 'o> Search<'c, 'o> {
-    fn new(context: &'c Context<'c>, observed: &'o Observed<'o>) -> Self {
+    fn new(context: &'c Context<'c>, observed: &'o Observed<'o>, budget: Budget) -> Self {
         use base64::Engine;
         let rsa = context.method().is_rsa();
         Search {
             context,
             observed,
+            meter: Meter::new(budget),
+            read: context.read_len(),
             rsa_signature: observed
                 .signature
                 .filter(|_| rsa)
@@ -618,9 +659,63 @@ impl<'c, 'o> Search<'c, 'o> {
         }
     }
 
-    /// One pass with `switches`: the base string, and the signature when one was observed.
+    /// How far the search went, `effective` being the causes that change this request as far
+    /// as the search knows them.
+    fn searched(&self, effective: &[(Cause, Attempt)]) -> Searched {
+        let tried = self.meter.tried();
+        if !self.meter.is_cut() {
+            return Searched::new(tried, tried, true);
+        }
+        // The readings of a whole search: the reference and every cause alone; the pairs of
+        // those that change the request (of every cause, while that is not known yet); the
+        // parameters left unsigned one at a time; the query's first ones left unsigned, alone
+        // and with each of those causes.
+        // The reference and every cause alone come first.
+        let singles_done = tried > Cause::ALL.len();
+        let changing: Vec<Cause> = if singles_done {
+            effective.iter().map(|(c, _)| *c).collect()
+        } else {
+            Cause::ALL.to_vec()
+        };
+        let mut pairs = 0;
+        for (i, a) in changing.iter().enumerate() {
+            for b in &changing[i + 1..] {
+                if !EXCLUSIVE
+                    .iter()
+                    .any(|group| group.contains(a) && group.contains(b))
+                {
+                    pairs += 1;
+                }
+            }
+        }
+        let unsigned = self
+            .context
+            .parameter_names()
+            .map_or(0, |names| names.len().min(UNSIGNED_TRIED));
+        let counts = self
+            .context
+            .query_parameter_count()
+            .map_or(0, |total| total.min(UNSIGNED_TRIED).saturating_sub(1));
+        let others = changing
+            .iter()
+            .filter(|c| {
+                !matches!(
+                    c,
+                    Cause::QueryNotSigned | Cause::QueryInBaseUri | Cause::ParameterNotSigned
+                )
+            })
+            .count();
+        let whole = 1 + Cause::ALL.len() + pairs + unsigned + counts * (1 + others);
+        Searched::new(tried, whole, false)
+    }
+
+    /// One pass with `switches`: the base string, and the signature when one was observed;
+    /// its cost counted against the budget.
     fn attempt(&self, switches: Switches) -> Result<Attempt, Error> {
-        let base_string = self.context.base_string(switches)?;
+        let built = self.context.base_string(switches);
+        let size = built.as_ref().map_or(0, |b| b.as_str().len());
+        self.meter.charge(size.max(self.read));
+        let base_string = built?;
         let signature = match self.observed.signature {
             Some(_) => self.context.signature(switches, &base_string)?,
             None => None,
@@ -672,6 +767,9 @@ impl<'c, 'o> Search<'c, 'o> {
     fn unsigned_parameter(&self) -> Result<Option<(String, BaseString)>, Error> {
         let names = self.context.parameter_names()?;
         for (index, name) in names.iter().enumerate().take(UNSIGNED_TRIED) {
+            if !self.meter.afford() {
+                break;
+            }
             let attempt = self.attempt(Switches::unsigned(index))?;
             if self.reproduces(&attempt) {
                 let name = String::from_utf8_lossy(name).into_owned();
@@ -701,6 +799,9 @@ impl<'c, 'o> Search<'c, 'o> {
                 .collect())
         };
         for count in counts.clone() {
+            if !self.meter.afford() {
+                return Ok(None);
+            }
             let attempt = self.attempt(Switches::query_start(count, None))?;
             if self.reproduces(&attempt) {
                 return Ok(Some((
@@ -722,6 +823,9 @@ impl<'c, 'o> Search<'c, 'o> {
         others.sort_by_key(|(c, _)| c.rank());
         for (other, alone) in others {
             for count in counts.clone() {
+                if !self.meter.afford() {
+                    return Ok(None);
+                }
                 let Ok(attempt) = self.attempt(Switches::query_start(count, Some(*other))) else {
                     continue;
                 };
@@ -747,6 +851,10 @@ impl<'c, 'o> Search<'c, 'o> {
         let mut best: Option<((u8, u8), Cause, Cause, BaseString)> = None;
         for (i, (a, alone_a)) in effective.iter().enumerate() {
             for (b, alone_b) in &effective[i + 1..] {
+                if !self.meter.afford() {
+                    // The likeliest pair of those tried, if any.
+                    return best.map(|(_, a, b, base)| (a, b, base));
+                }
                 if EXCLUSIVE
                     .iter()
                     .any(|group| group.contains(a) && group.contains(b))

@@ -239,6 +239,12 @@ impl<'a> Context<'a> {
         self.signer.method()
     }
 
+    /// The bytes of the request every reading reads: its query and its body.
+    pub(crate) fn read_len(&self) -> usize {
+        let sources = self.request.sources();
+        sources.query.len() + sources.body.len()
+    }
+
     #[cfg(feature = "rsa")]
     pub(crate) fn signer(&self) -> &Signer {
         self.signer

@@ -218,3 +218,21 @@ pub fn header_of(line: &serde_json::Value, signature: &str) -> String {
     header.push_str(&joined.join(", "));
     header
 }
+
+/// A request that every reading of the diagnosis's search must read whole, inside a
+/// verifier's default limits: 255 query parameters full of escapes, and a form body of 700
+/// fields, about 0.93 MB. The URL is `origin` followed by `/photos?…`.
+pub fn large_request(origin: &str) -> (String, Vec<u8>) {
+    use std::fmt::Write;
+
+    let mut url = format!("{origin}/photos?");
+    for i in 0..255 {
+        if i > 0 {
+            url.push('&');
+        }
+        write!(url, "q%20{i}=a+b%20c%2f~!*()/:@,;$%c3%a9=z").unwrap();
+    }
+    let value = "x%20".repeat(332);
+    let body: Vec<String> = (0..700).map(|i| format!("f{i}={value}")).collect();
+    (url, body.join("&").into_bytes())
+}

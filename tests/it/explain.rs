@@ -288,3 +288,77 @@ fn rsa_signatures_are_explained_by_verifying_them() {
     );
     assert_eq!(verdict("not base64!"), (Verdict::Unexplained, vec![]));
 }
+
+#[test]
+fn the_search_stops_at_its_budget_and_says_so() {
+    use oauth1_signer::explain::Budget;
+    use oauth1_signer::{Consumer, Request, Signer, Timestamp, Token};
+
+    let (url, body) = crate::common::large_request("https://api.example.com");
+    let request = Request::new("POST", &url).unwrap().with_form_body(&body);
+    let signer = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"))
+        .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"));
+    let nonce = Nonce::new("kllo9940pd9333jh").unwrap();
+    let explainer = Explainer::new(&signer, &request, &nonce, Timestamp::new(1_191_242_096));
+    let read = request.query().len() + body.len();
+
+    // A wrong secret: nothing reproduces it, and the search stops within its bytes.
+    let bytes = 4 << 20;
+    let explanation = explainer
+        .with_budget(Budget::of_bytes(bytes))
+        .explain(&Observed::signature("tR3+Ty81lMeYAr/Fid0kMTYa/WM="))
+        .unwrap();
+    assert_eq!(explanation.verdict(), Verdict::Unexplained);
+    let searched = explanation.searched();
+    assert!(!searched.is_complete());
+    assert!(
+        searched.tried() <= usize::try_from(bytes).unwrap() / read + 1,
+        "{searched:?} of {read} bytes each"
+    );
+    assert!(searched.of() > 1_000, "{searched:?}");
+    let detail = explanation.detail();
+    assert!(
+        detail.starts_with("Not found within the search's budget: none of the "),
+        "{detail}"
+    );
+
+    // A match is told whatever the budget: the reference is always computed.
+    let (_, signature) = explainer.reproduce(&[]).unwrap();
+    let exact = signature.unwrap();
+    let explanation = explainer
+        .with_budget(Budget::of_bytes(0))
+        .explain(&Observed::signature(exact.as_str()))
+        .unwrap();
+    assert_eq!(explanation.verdict(), Verdict::Match);
+
+    // A budget that holds every cause alone finds one, however large the request.
+    let (_, signature) = explainer.reproduce(&[Cause::PlusForSpace]).unwrap();
+    let mistaken = signature.unwrap();
+    let singles = (Cause::ALL.len() as u64 + 1) * 3 * read as u64;
+    let explanation = explainer
+        .with_budget(Budget::of_bytes(singles))
+        .explain(&Observed::signature(mistaken.as_str()))
+        .unwrap();
+    assert_eq!(explanation.verdict(), Verdict::Explained);
+    assert_eq!(explanation.causes(), [Cause::PlusForSpace]);
+    // And one too small for it says it stopped, not that nothing reproduces it.
+    let explanation = explainer
+        .with_budget(Budget::of_bytes(0))
+        .explain(&Observed::signature(mistaken.as_str()))
+        .unwrap();
+    assert_eq!(explanation.verdict(), Verdict::Unexplained);
+    assert_eq!(explanation.searched().tried(), 1);
+    assert!(!explanation.searched().is_complete());
+}
+
+#[test]
+fn a_small_request_is_searched_whole_within_the_default_budget() {
+    let case = lines()
+        .into_iter()
+        .find(|c| c.expected.verdict.as_deref() == Some("unexplained"))
+        .expect("an unexplained fixture");
+    let explanation = explain(&case).unwrap();
+    assert_eq!(explanation.verdict(), Verdict::Unexplained);
+    assert!(explanation.searched().is_complete());
+    assert!(explanation.searched().tried() > Cause::ALL.len());
+}
