@@ -2,9 +2,13 @@
 //! with the server's own secrets and the client's signature, within a budget.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+use std::time::Instant;
 
-use oauth1_signer::explain::{Cause, Explainer, Observed, Verdict};
+use oauth1_signer::explain::{self, Cause, Explainer, Observed, Verdict};
 use oauth1_signer::{
     BodyHash, Consumer, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Timestamp, Token,
     Version,
@@ -26,6 +30,15 @@ pub enum Diagnosis {
     /// No single mistake and no pair of them reproduces it (or the credentials are not
     /// known: the two are not told apart).
     NotFound,
+    /// None of the readings tried reproduces it, but the search stopped at its cost budget
+    /// ([`Verifier::with_diagnosis_cost`](crate::Verifier::with_diagnosis_cost)) before it
+    /// tried them all: the request is too large to search whole.
+    NotFoundWithinBudget {
+        /// The readings tried (the request signed again as a mistake would sign it).
+        tried: usize,
+        /// The readings of a whole search of this request.
+        of: usize,
+    },
     /// Not attempted, and why.
     Skipped(String),
 }
@@ -67,6 +80,10 @@ impl fmt::Display for Diagnosis {
             Diagnosis::NotFound => f.write_str(
                 "no known mistake reproduces the client's signature: check the secrets both sides use",
             ),
+            Diagnosis::NotFoundWithinBudget { tried, of } => write!(
+                f,
+                "none of the {tried} mistakes tried (of {of}) reproduces the client's signature, and the request is too large for the server to try them all: sign a smaller request the same way (fewer parameters, a shorter body) to have the mistake named",
+            ),
             Diagnosis::Skipped(why) => write!(f, "not diagnosed: {why}"),
         }
     }
@@ -76,13 +93,36 @@ fn skipped(why: &str) -> Diagnosis {
     Diagnosis::Skipped(why.to_owned())
 }
 
-/// At most `per_second` diagnoses in any second of the server's clock: what a burst of bad
-/// signatures can cost the server, beyond which they are refused undiagnosed.
+/// The bytes of readings one diagnosis may build unless set: the search of a request of a
+/// few dozen parameters whole, of a larger one its likeliest mistakes.
+pub(crate) const DEFAULT_BYTES: u64 = 64 << 20;
+
+/// How long one diagnosis may run unless set.
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_millis(200);
+
+/// At most `per_second` diagnoses in any second of the server's clock, one at a time, each
+/// within a cost: what a burst of bad signatures can cost the server, beyond which they are
+/// refused undiagnosed.
 #[derive(Debug)]
 pub(crate) struct Budget {
     per_second: u32,
     /// The second counted and the diagnoses made in it.
     used: Mutex<(u64, u32)>,
+    /// Whether a diagnosis is running: another one is skipped meanwhile, so that at most one
+    /// worker thread is held by a diagnosis at any time.
+    running: AtomicBool,
+    bytes: u64,
+    #[cfg_attr(all(target_arch = "wasm32", target_os = "unknown"), allow(dead_code))]
+    time: Duration,
+}
+
+/// A diagnosis running; the next may start once it is dropped.
+pub(crate) struct Running<'b>(&'b AtomicBool);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
 }
 
 impl Budget {
@@ -90,11 +130,39 @@ impl Budget {
         Budget {
             per_second,
             used: Mutex::new((0, 0)),
+            running: AtomicBool::new(false),
+            bytes: DEFAULT_BYTES,
+            time: DEFAULT_TIME,
         }
+    }
+
+    pub(crate) fn with_cost(mut self, bytes: u64, time: Duration) -> Self {
+        self.bytes = bytes;
+        self.time = time;
+        self
     }
 
     pub(crate) fn per_second(&self) -> u32 {
         self.per_second
+    }
+
+    /// What the search of a diagnosis starting now may cost: its bytes, and its time where
+    /// the platform has a clock (not `wasm32-unknown-unknown`, where the bytes alone bound it).
+    pub(crate) fn search_budget(&self) -> explain::Budget {
+        let budget = explain::Budget::of_bytes(self.bytes);
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        if let Some(deadline) = Instant::now().checked_add(self.time) {
+            return budget.with_deadline(deadline);
+        }
+        budget
+    }
+
+    /// Marks a diagnosis as running, unless one already is.
+    pub(crate) fn start(&self) -> Option<Running<'_>> {
+        self.running
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .ok()
+            .map(|_| Running(&self.running))
     }
 
     /// Takes one diagnosis in the second `now`, if the budget has one left.
@@ -130,11 +198,12 @@ pub(crate) struct Received<'a> {
     pub(crate) signature: &'a [u8],
 }
 
-/// Runs the explain search on `received`, signed with the server's secrets.
+/// Runs the explain search on `received`, signed with the server's secrets, within `budget`.
 pub(crate) fn search(
     received: &Received<'_>,
     consumer_secret: &Secret,
     token_secret: &Secret,
+    budget: explain::Budget,
 ) -> Diagnosis {
     fn text(bytes: &[u8]) -> Option<&str> {
         std::str::from_utf8(bytes).ok()
@@ -179,6 +248,7 @@ pub(crate) fn search(
         }
     }
     match Explainer::new(&signer, &request, &nonce, received.timestamp)
+        .with_budget(budget)
         .explain(&Observed::signature(signature))
     {
         Ok(explanation) if explanation.verdict() == Verdict::Explained => Diagnosis::Found {
@@ -186,6 +256,13 @@ pub(crate) fn search(
             causes: [explanation.causes(), explanation.alternatives()].concat(),
             pair: explanation.is_pair(),
         },
+        Ok(explanation) if !explanation.searched().is_complete() => {
+            let searched = explanation.searched();
+            Diagnosis::NotFoundWithinBudget {
+                tried: searched.tried(),
+                of: searched.of(),
+            }
+        }
         Ok(_) => Diagnosis::NotFound,
         Err(_) => skipped("the request cannot be signed again"),
     }
@@ -206,5 +283,15 @@ mod tests {
         assert!(budget.take(Timestamp::new(1_001)));
         assert!(!Budget::new(0).take(second));
         assert_eq!(budget.per_second(), 2);
+    }
+
+    #[test]
+    fn one_diagnosis_runs_at_a_time() {
+        let budget = Budget::new(10);
+        let running = budget.start();
+        assert!(running.is_some());
+        assert!(budget.start().is_none());
+        drop(running);
+        assert!(budget.start().is_some());
     }
 }

@@ -2,6 +2,7 @@
 //! received request, the checks 1 to 7, and the diagnosis of a bad signature.
 
 use std::future::Future;
+use std::time::Duration;
 
 use crate::block;
 use crate::clock::Clock;
@@ -176,25 +177,52 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         }
     }
 
-    /// Diagnoses bad signatures, at most `per_second` in any second of the server's clock:
-    /// the explain search (every mistake of the shared vocabulary alone and in pairs) runs on
-    /// the received request with the server's own secrets, and the mistakes that reproduce
-    /// the client's signature go into the error ([`VerifyError::diagnosis`], and the problem
-    /// report's advice). Off by default. A diagnosis costs up to about 4 ms of CPU (20
-    /// parameters, nothing explained), so the budget bounds what a burst of bad signatures
-    /// can cost; past it the error says the diagnosis was skipped, and the answer is the same.
-    /// Only requests that carry the protocol parameters in the `Authorization` header are
-    /// diagnosed, not RSA ones.
+    /// Diagnoses bad signatures, at most `per_second` in any second of the server's clock and
+    /// one at a time: the explain search (every mistake of the shared vocabulary alone and in
+    /// pairs) runs on the received request with the server's own secrets, and the mistakes
+    /// that reproduce the client's signature go into the error ([`VerifyError::diagnosis`],
+    /// and the problem report's advice). Off by default.
+    ///
+    /// What it costs is bounded three ways, so that a burst of bad signatures, however large
+    /// the requests, cannot hold the server's threads: each diagnosis stops at its cost
+    /// ([`with_diagnosis_cost`](Self::with_diagnosis_cost): 64 MiB of readings or 200 ms
+    /// unless set, whichever comes first, and then says it stopped,
+    /// [`Diagnosis::NotFoundWithinBudget`]); a bad signature that arrives while another is
+    /// being diagnosed is not diagnosed; and past `per_second` in a second none is. A
+    /// diagnosis runs on the task that verifies, so it holds that thread for at most its
+    /// time. A request of 20 parameters is searched whole in a few milliseconds. A diagnosis
+    /// skipped says why, and the answer is the same. Only requests that carry the protocol
+    /// parameters in the `Authorization` header are diagnosed, not RSA ones, and only for
+    /// credentials the store knows: unknown ones are answered "not found" at once, without
+    /// taking from the budget.
     ///
     /// A diagnosis names a mistake only when a signature made with the server's secrets
     /// reproduces the client's, so it tells nothing to a client without them; unknown
-    /// credentials are answered "not found", as a wrong secret is. It does let a client tell
-    /// known consumer keys from unknown ones by the time the answer takes (consumer keys are
-    /// not secret in OAuth 1.0a, every request carries one): turn it on where that is
-    /// acceptable, such as development and staging, or for a budget's worth of requests.
+    /// credentials are answered "not found", as a wrong secret is. It does let a client tell,
+    /// by the time the answer takes, a consumer key the server knows from one it does not,
+    /// and likewise a token (`oauth_token`) of a known consumer: a known pair is searched,
+    /// for up to the diagnosis's time, an unknown one is not. Consumer keys and tokens are
+    /// not secret in OAuth 1.0a (every request carries them), but where telling which exist
+    /// matters, keep the diagnosis off, or on only where that is acceptable, such as
+    /// development and staging.
     #[must_use]
     pub fn with_diagnosis(mut self, per_second: u32) -> Self {
         self.diagnosis = Some(diagnose::Budget::new(per_second));
+        self
+    }
+
+    /// What one diagnosis may cost ([`with_diagnosis`](Self::with_diagnosis), which it
+    /// turns on at one a second if it is not on yet): at most `bytes` bytes of readings (each
+    /// reading, the request signed again as a mistake would sign it, costs the larger of its
+    /// base string and the request's query and body) and at most `time`. Past either, the
+    /// diagnosis answers with what it found, or [`Diagnosis::NotFoundWithinBudget`].
+    #[must_use]
+    pub fn with_diagnosis_cost(mut self, bytes: u64, time: Duration) -> Self {
+        let budget = self
+            .diagnosis
+            .take()
+            .unwrap_or_else(|| diagnose::Budget::new(1));
+        self.diagnosis = Some(budget.with_cost(bytes, time));
         self
     }
 
@@ -655,12 +683,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 "an RSA signature cannot be reproduced without the client's private key".to_owned(),
             );
         }
-        if !budget.take(now) {
-            return skipped(format!(
-                "the server diagnoses at most {} bad signatures a second, and this second's are spent",
-                budget.per_second()
-            ));
-        }
+        // Unknown credentials are answered at once, without taking from the budget: only a
+        // request signed for a known consumer (and token) can be diagnosed.
         let consumer_secret = match self.credentials.consumer(received.consumer_key).await {
             Ok(Some(consumer)) => consumer.secret().cloned(),
             _ => None,
@@ -672,12 +696,27 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                 _ => None,
             },
         };
-        match (consumer_secret, token_secret) {
-            (Some(consumer_secret), Some(token_secret)) => {
-                diagnose::search(received, &consumer_secret, &token_secret)
-            }
-            _ => Diagnosis::NotFound,
+        let (Some(consumer_secret), Some(token_secret)) = (consumer_secret, token_secret) else {
+            return Diagnosis::NotFound;
+        };
+        let Some(_running) = budget.start() else {
+            return skipped(
+                "the server diagnoses one bad signature at a time, and another is being diagnosed"
+                    .to_owned(),
+            );
+        };
+        if !budget.take(now) {
+            return skipped(format!(
+                "the server diagnoses at most {} bad signatures a second, and this second's are spent",
+                budget.per_second()
+            ));
         }
+        diagnose::search(
+            received,
+            &consumer_secret,
+            &token_secret,
+            budget.search_budget(),
+        )
     }
 }
 

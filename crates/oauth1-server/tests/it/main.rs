@@ -10,6 +10,7 @@ mod hidden;
 mod allocations;
 mod bad_input;
 mod diagnose;
+mod diagnosis_cost;
 mod issue;
 mod paths;
 mod redis;
