@@ -331,10 +331,14 @@ fn the_search_stops_at_its_budget_and_says_so() {
         .unwrap();
     assert_eq!(explanation.verdict(), Verdict::Match);
 
-    // A budget that holds every cause alone finds one, however large the request.
+    // A budget that holds every cause alone finds one (here with the query alone, which
+    // keeps the test quick).
+    let query_only = Request::new("POST", &url).unwrap();
+    let explainer = Explainer::new(&signer, &query_only, &nonce, Timestamp::new(1_191_242_096));
     let (_, signature) = explainer.reproduce(&[Cause::PlusForSpace]).unwrap();
     let mistaken = signature.unwrap();
-    let singles = (Cause::ALL.len() as u64 + 1) * 3 * read as u64;
+    let read = u64::try_from(query_only.query().len()).unwrap();
+    let singles = (u64::try_from(Cause::ALL.len()).unwrap() + 1) * 3 * read;
     let explanation = explainer
         .with_budget(Budget::of_bytes(singles))
         .explain(&Observed::signature(mistaken.as_str()))
@@ -361,4 +365,29 @@ fn a_small_request_is_searched_whole_within_the_default_budget() {
     assert_eq!(explanation.verdict(), Verdict::Unexplained);
     assert!(explanation.searched().is_complete());
     assert!(explanation.searched().tried() > Cause::ALL.len());
+}
+
+#[test]
+fn finding_an_echoed_base_string_takes_linear_time_and_stops_at_its_limit() {
+    use oauth1_signer::explain::{find_base_string, response_cut, RESPONSE_SEARCHED};
+
+    // Every `%26http` starts a candidate that runs to the end of the text: read whole for
+    // each, 256 KiB of them took 20 s in a release build (minutes in a test's). The answer
+    // is still none, and a base string after them is still found.
+    let hostile = "A%26http".repeat(32 * 1024);
+    assert_eq!(find_base_string(&hostile), None);
+    let echoed = "GET&https%3A%2F%2Fapi.example.com%2Fx&a%3D1";
+    let after = format!("{hostile} {echoed}");
+    assert_eq!(find_base_string(&after).as_deref(), Some(echoed));
+    let amp = "A&http".repeat(32 * 1024);
+    assert_eq!(find_base_string(&amp), None);
+
+    // Past the limit nothing is searched, and the caller can tell.
+    let late = format!("{}{echoed}", " ".repeat(RESPONSE_SEARCHED));
+    assert_eq!(find_base_string(&late), None);
+    assert!(response_cut(&late));
+    assert!(!response_cut(&after));
+    // A limit inside a character is moved back to its start.
+    let wide = format!("{}é{echoed}", " ".repeat(RESPONSE_SEARCHED - 1));
+    assert_eq!(find_base_string(&wide), None);
 }

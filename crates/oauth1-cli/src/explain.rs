@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use oauth1_cases::{explain, explain_answer, ExplainLine, ObservedField, ProfileLine, SchemeLine};
-use oauth1_signer::explain::{find_base_string, take_scheme, Explanation, Observed, Verdict};
+use oauth1_signer::explain::{
+    find_base_string, response_cut, take_scheme, Explanation, Observed, Verdict, RESPONSE_SEARCHED,
+};
 use oauth1_signer::profile::Finding;
 use oauth1_signer::Request;
 
@@ -82,8 +84,16 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
                 .map_err(|e| format!("reading the server response {}: {e}", path.display()))?;
             let text = String::from_utf8_lossy(&text);
             Some(find_base_string(&text).ok_or_else(|| {
+                let searched = if response_cut(&text) {
+                    format!(
+                        " (its first {} KiB were searched: put the part with the base string first)",
+                        RESPONSE_SEARCHED / 1024
+                    )
+                } else {
+                    String::new()
+                };
                 format!(
-                    "no base string found in {}: expected one such as \"GET&https%3A%2F%2F…&…\"",
+                    "no base string found in {}{searched}: expected one such as \"GET&https%3A%2F%2F…&…\"",
                     path.display()
                 )
             })?)

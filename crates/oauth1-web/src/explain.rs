@@ -2,7 +2,8 @@
 
 use oauth1_capture::{check_url, Capture, Protocol};
 use oauth1_signer::explain::{
-    find_base_string, take_scheme, Explainer, Explanation, Observed, Part, Verdict,
+    find_base_string, response_cut, take_scheme, Explainer, Explanation, Observed, Part, Verdict,
+    RESPONSE_SEARCHED,
 };
 use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Timestamp};
@@ -301,9 +302,19 @@ fn explain_read(
     let observed_base_string = if input.server_response.trim().is_empty() {
         None
     } else {
-        Some(find_base_string(&input.server_response).ok_or(
-            "no base string found in the server's response: expected one such as \"GET&https%3A%2F%2F…&…\", or leave the response empty",
-        )?)
+        Some(find_base_string(&input.server_response).ok_or_else(|| {
+            let searched = if response_cut(&input.server_response) {
+                format!(
+                    " (its first {} KiB were searched: paste the part with the base string)",
+                    RESPONSE_SEARCHED / 1024
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "no base string found in the server's response{searched}: expected one such as \"GET&https%3A%2F%2F…&…\", or leave the response empty"
+            )
+        })?)
     };
     let signer = signer(
         protocol,
