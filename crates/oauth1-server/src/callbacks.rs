@@ -30,6 +30,13 @@ use crate::error::VerifyError;
 /// or another host spelled to look alike does not match. The callback recorded, and redirected
 /// to after approval, is that form.
 ///
+/// No callback, registered or sent, may carry a query parameter of the protocol's (a name that
+/// starts with `oauth_`): the provider adds `oauth_token` and `oauth_verifier` to the query
+/// itself (RFC 5849 §2.2), and a consumer's own `oauth_token=…` before them would make what
+/// the callback's application reads depend on its framework (the first of two, or the last).
+/// Names are read as applications decode them, so `oauth%5Ftoken`, `OAuth_Token`, `oauth.token`
+/// and `oauth+token` (which PHP reads as `oauth_token`) and names after a `;` are refused too.
+///
 /// ```
 /// use oauth1_server::Callbacks;
 ///
@@ -92,10 +99,17 @@ impl Callbacks {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidCallback`] for `url` that is not an absolute URL, has a fragment, or has
-    /// a scheme a browser must not be sent to (`javascript:`, `data:`, …).
+    /// [`ConfigError::InvalidCallback`] for `url` that is not an absolute URL, has a fragment, has
+    /// a scheme a browser must not be sent to (`javascript:`, `data:`, …), or has a query
+    /// parameter whose name starts with `oauth_`, which the provider adds itself.
     pub fn with_url(self, url: &str) -> Result<Self, ConfigError> {
         let parsed = parse(url).map_err(|reason| invalid(url, reason))?;
+        if protocol_parameter(&parsed).is_some() {
+            return Err(invalid(
+                url,
+                "has a query parameter that reads as a name starting with oauth_: the provider adds oauth_token and oauth_verifier to the callback's query itself (RFC 5849 §2.2); rename the parameter so that it does not start with oauth_",
+            ));
+        }
         Ok(self.with(Registered::Exact(parsed.into())))
     }
 
@@ -144,7 +158,9 @@ impl Callbacks {
     }
 
     /// The callback to record for `callback` (`oob`, or the URL as the parser writes it), or
-    /// why it is refused.
+    /// why it is refused: [`VerifyError::Malformed`] for a callback that is not a URL a
+    /// browser may be sent to with the verifier added to its query (one with an `oauth_`
+    /// parameter among them), [`VerifyError::CallbackRejected`] for one not registered.
     pub(crate) fn admit(&self, callback: &str) -> Result<String, VerifyError> {
         if callback == "oob" {
             return if self.oob {
@@ -159,6 +175,13 @@ impl Callbacks {
                 callback.escape_default()
             ))
         })?;
+        if let Some(name) = protocol_parameter(&url) {
+            return Err(VerifyError::malformed(format!(
+                "oauth_callback \"{}\" has the query parameter \"{}\", which reads as a name starting with oauth_: the provider adds oauth_token and oauth_verifier to the callback's query itself (RFC 5849 §2.2), after any of the consumer's; rename the parameter so that it does not start with oauth_",
+                callback.escape_default(),
+                name.escape_default()
+            )));
+        }
         let text = url.as_str();
         let without_query = &text[..text.find('?').unwrap_or(text.len())];
         let matches = self.registered().iter().any(|registered| match registered {
@@ -231,9 +254,170 @@ fn parse(text: &str) -> Result<Url, &'static str> {
     Ok(url)
 }
 
+/// The first parameter of `url`'s query whose name is the protocol's, as it is written there:
+/// a name that an application may read as one starting with `oauth_`
+/// ([`is_protocol_name`]). Pairs are split at `&` and at `;` (which older frameworks take as a
+/// separator too), and names decoded as a form decodes them: percent escapes, `+` as a space.
+fn protocol_parameter(url: &Url) -> Option<&str> {
+    url.query()?.split(['&', ';']).find_map(|pair| {
+        let name = pair.split('=').next().unwrap_or_default();
+        let decoded = url::form_urlencoded::parse(name.as_bytes()).next()?.0;
+        is_protocol_name(&decoded).then_some(name)
+    })
+}
+
+/// Whether an application may read the decoded query parameter `name` as one that starts with
+/// `oauth_`: in any letter case (some frameworks look query names up without it), after
+/// leading spaces, and with a space, `.` or `[` in place of the `_` (PHP drops the leading
+/// spaces of a name and writes those three as `_`).
+fn is_protocol_name(name: &str) -> bool {
+    let mut chars = name.trim_start_matches(' ').chars();
+    "oauth".chars().all(|expected| {
+        chars
+            .next()
+            .is_some_and(|c| c.eq_ignore_ascii_case(&expected))
+    }) && matches!(chars.next(), Some('_' | ' ' | '.' | '['))
+}
+
 fn invalid(callback: &str, reason: &'static str) -> ConfigError {
     ConfigError::InvalidCallback {
         callback: callback.to_owned(),
         reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Reason;
+
+    /// Registered `https://app.example/cb` (any query) and the prefix `https://app.example/hooks/`.
+    fn callbacks() -> Callbacks {
+        Callbacks::default()
+            .with_url("https://app.example/cb")
+            .unwrap()
+            .with_prefix("https://app.example/hooks/")
+            .unwrap()
+    }
+
+    /// Queries that carry a parameter an application may read as one of the protocol's, and
+    /// that parameter as written.
+    const PROTOCOL_QUERIES: &[(&str, &str)] = &[
+        ("oauth_token=EVIL", "oauth_token"),
+        ("oauth_verifier=EVIL&oauth_token=EVILTOK", "oauth_verifier"),
+        ("state=1&oauth_verifier=EVIL", "oauth_verifier"),
+        ("oauth_callback_confirmed=true", "oauth_callback_confirmed"),
+        ("oauth_anything=1", "oauth_anything"),
+        ("oauth_token", "oauth_token"),
+        ("oauth_=1", "oauth_"),
+        ("oauth%5Ftoken=EVIL", "oauth%5Ftoken"),
+        ("oauth%5ftoken=EVIL", "oauth%5ftoken"),
+        ("%6Fauth_token=EVIL", "%6Fauth_token"),
+        (
+            "%6F%61%75%74%68%5F%74oken=EVIL",
+            "%6F%61%75%74%68%5F%74oken",
+        ),
+        ("OAuth_Token=EVIL", "OAuth_Token"),
+        ("OAUTH_VERIFIER=EVIL", "OAUTH_VERIFIER"),
+        ("oauth+token=EVIL", "oauth+token"),
+        ("oauth%20token=EVIL", "oauth%20token"),
+        ("oauth.token=EVIL", "oauth.token"),
+        ("oauth[token]=EVIL", "oauth[token]"),
+        ("oauth_token[]=EVIL", "oauth_token[]"),
+        ("+oauth_token=EVIL", "+oauth_token"),
+        ("%20%20oauth_token=EVIL", "%20%20oauth_token"),
+        ("state=1;oauth_token=EVIL", "oauth_token"),
+        ("&&oauth_token=EVIL", "oauth_token"),
+    ];
+
+    #[test]
+    fn a_callback_with_a_protocol_parameter_is_refused_and_names_it() {
+        let callbacks = callbacks();
+        for (query, name) in PROTOCOL_QUERIES {
+            for base in ["https://app.example/cb", "https://app.example/hooks/x"] {
+                let callback = format!("{base}?{query}");
+                let err = callbacks.admit(&callback).unwrap_err();
+                assert_eq!(err.reason(), Reason::MalformedRequest, "{callback}");
+                assert_eq!(err.status(), 400, "{callback}");
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "oauth_callback \"{callback}\" has the query parameter \"{name}\", which reads as a name starting with oauth_: the provider adds oauth_token and oauth_verifier to the callback's query itself (RFC 5849 §2.2), after any of the consumer's; rename the parameter so that it does not start with oauth_"
+                    )
+                );
+                assert!(!callbacks.allows(&callback), "{callback}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_callback_whose_query_only_mentions_oauth_is_accepted() {
+        let callbacks = callbacks();
+        for query in [
+            "",
+            "state=abc",
+            "state=oauth_token",
+            "state=a%26oauth_token%3DEVIL",
+            "state=x&next=%2Foauth_token",
+            "oauth=1",
+            "oauthtoken=1",
+            "oauth-token=1",
+            "xoauth_token=1",
+            "my_oauth_token=1",
+            "_oauth_token=1",
+            "o%61uth=1",
+            "&&",
+        ] {
+            let callback = format!("https://app.example/cb?{query}");
+            assert_eq!(callbacks.admit(&callback).unwrap(), callback);
+        }
+        // A path that says oauth_ is no parameter.
+        let callback = "https://app.example/hooks/oauth_token/done?state=1";
+        assert_eq!(callbacks.admit(callback).unwrap(), callback);
+    }
+
+    #[test]
+    fn a_protocol_parameter_cannot_be_registered() {
+        for url in [
+            "https://app.example/cb?oauth_token=fixed",
+            "https://app.example/cb?a=1&oauth%5Fverifier=2",
+            "https://app.example/cb?OAuth_State=1",
+        ] {
+            let err = Callbacks::default().with_url(url).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("the callback \"{url}\" cannot be registered: it has a query parameter that reads as a name starting with oauth_: the provider adds oauth_token and oauth_verifier to the callback's query itself (RFC 5849 §2.2); rename the parameter so that it does not start with oauth_"),
+            );
+        }
+        let fixed = Callbacks::default()
+            .with_url("https://app.example/cb?state=fixed")
+            .unwrap();
+        assert!(fixed.allows("https://app.example/cb?state=fixed"));
+    }
+
+    #[test]
+    fn protocol_names_are_read_as_applications_read_them() {
+        for name in [
+            "oauth_token",
+            "OAUTH_x",
+            "oAuTh_",
+            "oauth x",
+            "oauth.x",
+            "oauth[x]",
+            "  oauth_token",
+        ] {
+            assert!(is_protocol_name(name), "{name:?}");
+        }
+        for name in [
+            "",
+            "oauth",
+            "oauth-x",
+            "oauthx",
+            "xoauth_",
+            "\toauth_x",
+            "_oauth_",
+        ] {
+            assert!(!is_protocol_name(name), "{name:?}");
+        }
     }
 }

@@ -566,6 +566,90 @@ async fn the_approval_redirects_to_the_callback_recorded_at_the_first_step() {
     assert_eq!(redirect, expected);
 }
 
+/// The provider adds `oauth_token` and `oauth_verifier` to the callback's query (§2.2). A
+/// consumer that put its own there first would have the callback's application read its
+/// `oauth_token` or the provider's, as its framework picks the first or the last: a callback
+/// whose query has a parameter read as `oauth_…` is refused, however it is spelled.
+#[tokio::test]
+async fn a_callback_carrying_protocol_parameters_is_refused() {
+    let provider = provider();
+    for callback in [
+        "https://client.example/done?oauth_verifier=EVIL&oauth_token=EVILTOK",
+        "https://client.example/done?state=1&oauth_token=EVILTOK",
+        "https://client.example/hooks/flow?oauth_verifier=EVIL",
+        "https://client.example/done?oauth_callback_confirmed=true",
+        "https://client.example/done?oauth%5Ftoken=EVILTOK",
+        "https://client.example/done?%6Fauth_token=EVILTOK",
+        "https://client.example/done?OAuth_Token=EVILTOK",
+        "https://client.example/done?oauth+token=EVILTOK",
+        "https://client.example/done?oauth.verifier=EVIL",
+        "https://client.example/done?state=1;oauth_token=EVILTOK",
+    ] {
+        let err = ask(&provider, callback).await.unwrap_err();
+        assert_eq!(err.reason(), Reason::MalformedRequest, "{callback}");
+        assert_eq!(err.status(), 400, "{callback}");
+        assert_eq!(
+            err.problem().unwrap().name(),
+            "parameter_rejected",
+            "{callback}"
+        );
+        let message = err.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "oauth_callback \"{callback}\" has the query parameter \""
+            )),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("which reads as a name starting with oauth_: the provider adds oauth_token and oauth_verifier to the callback's query itself (RFC 5849 §2.2), after any of the consumer's; rename the parameter so that it does not start with oauth_"),
+            "{message}"
+        );
+    }
+    let err = ask(
+        &provider,
+        "https://client.example/done?state=1&oauth%5Ftoken=EVILTOK",
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "oauth_callback \"https://client.example/done?state=1&oauth%5Ftoken=EVILTOK\" has the query parameter \"oauth%5Ftoken\", which reads as a name starting with oauth_: the provider adds oauth_token and oauth_verifier to the callback's query itself (RFC 5849 §2.2), after any of the consumer's; rename the parameter so that it does not start with oauth_"
+    );
+
+    // A query of the consumer's own, even one whose values mention oauth_, is accepted, and
+    // its redirect carries exactly one oauth_token and one oauth_verifier: the provider's.
+    let callback = "https://client.example/done?state=oauth_token&next=%2Foauth_verifier%3Dx";
+    let temporary = temporary(&provider, callback).await;
+    let approved = provider
+        .approve(temporary.token().key(), "alice")
+        .await
+        .unwrap();
+    let redirect = url::Url::parse(approved.redirect().unwrap()).unwrap();
+    let query = redirect.query().unwrap().replace(';', "&");
+    let protocol: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .filter(|(name, _)| name.trim_start().to_ascii_lowercase().starts_with("oauth"))
+        .map(|(name, value)| (name.into_owned(), value.into_owned()))
+        .collect();
+    assert_eq!(
+        protocol,
+        [
+            ("oauth_token".to_owned(), temporary.token().key().to_owned()),
+            ("oauth_verifier".to_owned(), approved.verifier().to_owned()),
+        ]
+    );
+    assert_eq!(
+        redirect.as_str(),
+        format!(
+            "{callback}&oauth_token={}&oauth_verifier={}",
+            temporary.token().key(),
+            approved.verifier()
+        )
+    );
+    // The consumer reads the provider's, as a client must.
+    let read = Callback::parse(redirect.query().unwrap(), &temporary).unwrap();
+    assert_eq!(read.verifier(), approved.verifier());
+}
+
 #[test]
 fn callbacks_that_cannot_be_registered_say_why() {
     for (registered, prefix, message) in [
