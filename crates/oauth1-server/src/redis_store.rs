@@ -2,7 +2,8 @@
 //! Cluster): [`RedisNonceStore`] for async servers, [`BlockingRedisNonceStore`] for servers
 //! without a runtime.
 
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
@@ -443,6 +444,16 @@ fn recorded(reply: Option<&str>) -> Result<bool, StoreError> {
     }
 }
 
+/// The instant `timeout` from now; a year from now for a timeout too long to add, and now
+/// (no time at all, which fails closed) if even that cannot be added.
+fn deadline_after(timeout: Duration) -> Instant {
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+    let now = Instant::now();
+    (now.checked_add(timeout))
+        .or_else(|| now.checked_add(YEAR))
+        .unwrap_or(now)
+}
+
 /// The same store as [`RedisNonceStore`] (the same keys, one `SET key 1 NX EX seconds` per
 /// nonce, the same expiry) over one blocking connection, for a server without an async
 /// runtime that calls [`Verifier::blocking`](crate::Verifier::blocking) on
@@ -450,6 +461,13 @@ fn recorded(reply: Option<&str>) -> Result<bool, StoreError> {
 /// timeout passes), so it must not be used on an async runtime's worker threads: use
 /// [`RedisNonceStore`] there. Requests queue on its one connection; a broken connection is
 /// dropped and a new one opened on the next request.
+///
+/// The timeout (2 seconds unless [`with_timeout`](Self::with_timeout) says otherwise) is a
+/// deadline for the whole `insert`: the wait for the connection behind other requests,
+/// connecting, and the command, each of whose reads and writes may wait what is left of it. A
+/// request still waiting for the connection at its deadline, or whose answer did not come by
+/// then, fails with a [`StoreError`], never "new nonce"; a connection that did not answer is
+/// dropped.
 ///
 /// ```no_run
 /// use oauth1_server::{BlockingRedisNonceStore, MemoryCredentials, Verifier};
@@ -460,9 +478,38 @@ fn recorded(reply: Option<&str>) -> Result<bool, StoreError> {
 /// ```
 pub struct BlockingRedisNonceStore {
     client: redis::Client,
-    connection: Mutex<Option<redis::Connection>>,
+    line: Mutex<Line>,
+    /// Signalled when a request gives the connection back.
+    freed: Condvar,
     prefix: String,
     timeout: Duration,
+}
+
+/// The one connection, and whether a request has it. The lock is held only to read and write
+/// these two, never across a command, so that a request waiting for its turn can give up at
+/// its deadline ([`Condvar::wait_timeout`]); nothing under it can panic, so a poisoned lock
+/// still holds a consistent state and is taken as it is.
+#[derive(Default)]
+struct Line {
+    busy: bool,
+    connection: Option<redis::Connection>,
+}
+
+/// A request's turn on the connection: taken from the [`Line`], given back on drop (with the
+/// connection if it answered, without it otherwise), which wakes the next request.
+struct Turn<'a> {
+    store: &'a BlockingRedisNonceStore,
+    connection: Option<redis::Connection>,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut line = self.store.lock();
+        line.busy = false;
+        line.connection = self.connection.take();
+        drop(line);
+        self.store.freed.notify_one();
+    }
 }
 
 impl std::fmt::Debug for BlockingRedisNonceStore {
@@ -481,7 +528,8 @@ impl BlockingRedisNonceStore {
     pub fn new(client: redis::Client) -> Self {
         BlockingRedisNonceStore {
             client,
-            connection: Mutex::new(None),
+            line: Mutex::default(),
+            freed: Condvar::new(),
             prefix: DEFAULT_PREFIX.to_owned(),
             timeout: DEFAULT_TIMEOUT,
         }
@@ -506,25 +554,83 @@ impl BlockingRedisNonceStore {
         self
     }
 
-    /// How long connecting, reading and writing may take before it is an error.
+    /// How long an `insert` may take before it is an error: waiting for the connection behind
+    /// other requests, connecting, writing the command and reading its answer, all together.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
 
-    fn connect(&self) -> Result<redis::Connection, StoreError> {
-        let connection = self
-            .client
-            .get_connection_with_timeout(self.timeout)
+    fn lock(&self) -> MutexGuard<'_, Line> {
+        self.line.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The connection's turn, once the requests before have given it back, or the timeout's
+    /// error at `deadline`.
+    fn turn(&self, deadline: Instant) -> Result<Turn<'_>, StoreError> {
+        let mut line = self.lock();
+        while line.busy {
+            let left = self.left(
+                deadline,
+                "the store's one connection was busy with other requests all that time (they queue for it: a longer timeout, or fewer threads sharing the store)",
+            )?;
+            line = (self.freed.wait_timeout(line, left))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        line.busy = true;
+        let connection = line.connection.take();
+        Ok(Turn {
+            store: self,
+            connection,
+        })
+    }
+
+    /// The time left until `deadline`, or the timeout's error, which says `why` it passed.
+    fn left(&self, deadline: Instant, why: &str) -> Result<Duration, StoreError> {
+        deadline
+            .checked_duration_since(Instant::now())
+            .filter(|left| !left.is_zero())
+            .ok_or_else(|| self.timed_out(why))
+    }
+
+    /// The timeout's error, which says `why` it passed.
+    fn timed_out(&self, why: &str) -> StoreError {
+        StoreError::new(format!(
+            "Redis did not answer within {} ms: {why}",
+            self.timeout.as_millis()
+        ))
+    }
+
+    /// A new connection, connected by `deadline`. The `redis` crate's own timeout does not
+    /// bound it: after connecting it sends its setup commands (`CLIENT SETINFO`, and `AUTH`,
+    /// `HELLO` or `SELECT` as the URL asks) and waits up to that timeout for each of their
+    /// answers in turn, so a Redis (or a proxy) that accepts connections and does not answer
+    /// would hold the request several times the timeout. A thread of its own connects
+    /// instead, and the request stops waiting for it at `deadline`; a connection made later
+    /// is dropped.
+    fn connect(&self, deadline: Instant) -> Result<redis::Connection, StoreError> {
+        let left = self.left(
+            deadline,
+            "waiting for the connection left no time to connect",
+        )?;
+        let client = self.client.clone();
+        let (connected, connection) = std::sync::mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("oauth1-redis-connect".to_owned())
+            .spawn(move || {
+                // The request may have stopped waiting: the connection then goes with this thread.
+                let _ = connected.send(client.get_connection_with_timeout(left));
+            })
             .map_err(StoreError::new)?;
-        connection
-            .set_read_timeout(Some(self.timeout))
-            .map_err(StoreError::new)?;
-        connection
-            .set_write_timeout(Some(self.timeout))
-            .map_err(StoreError::new)?;
-        Ok(connection)
+        match connection.recv_timeout(left) {
+            Ok(connection) => connection.map_err(StoreError::new),
+            Err(RecvTimeoutError::Timeout) => Err(self.timed_out("connecting took the rest of it")),
+            Err(RecvTimeoutError::Disconnected) => Err(StoreError::new(
+                "the thread connecting to Redis stopped before it answered",
+            )),
+        }
     }
 }
 
@@ -535,19 +641,35 @@ impl NonceStore for BlockingRedisNonceStore {
         now: Timestamp,
         expires_at: Timestamp,
     ) -> Result<bool, StoreError> {
-        let mut slot = self
-            .connection
-            .lock()
-            .map_err(|_| StoreError::new("the Redis connection's lock is poisoned"))?;
-        let mut connection = match slot.take() {
+        let deadline = deadline_after(self.timeout);
+        let mut turn = self.turn(deadline)?;
+        let mut connection = match turn.connection.take() {
             Some(connection) => connection,
-            None => self.connect()?,
+            None => self.connect(deadline)?,
         };
+        // The command may take what is left of the timeout, reading and writing.
+        let left = match self.left(
+            deadline,
+            "waiting for the connection and connecting left no time for the command",
+        ) {
+            Ok(left) => left,
+            Err(e) => {
+                turn.connection = Some(connection);
+                return Err(e);
+            }
+        };
+        connection
+            .set_read_timeout(Some(left))
+            .map_err(StoreError::new)?;
+        connection
+            .set_write_timeout(Some(left))
+            .map_err(StoreError::new)?;
         let reply: Option<String> = set_nx(&self.prefix, nonce, now, expires_at)
             .query(&mut connection)
             .map_err(StoreError::new)?;
-        // Only a connection that answered is kept.
-        *slot = Some(connection);
+        // Only a connection that answered is kept: a late answer would be read as the next
+        // request's.
+        turn.connection = Some(connection);
         recorded(reply.as_deref())
     }
 }

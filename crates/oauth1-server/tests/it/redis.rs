@@ -528,6 +528,73 @@ async fn nothing_listening_is_an_error() {
     assert_store_failure(&err);
 }
 
+/// The blocking store's timeout counts the wait for its one connection: while one request
+/// holds it, waiting on a Redis that never answers (a loopback listener that accepts and
+/// stays silent), another fails at its own deadline, not that one's plus its own. Connecting
+/// counts too: the first fails at its deadline, though the `redis` crate waits its own
+/// timeout for each answer of its setup.
+#[test]
+fn the_blocking_store_times_out_waiting_for_its_busy_connection() {
+    const TIMEOUT: Duration = Duration::from_secs(1);
+    const SLACK: Duration = Duration::from_millis(500);
+    let _serial = serial();
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("redis://127.0.0.1:{}/", silent.local_addr().unwrap().port());
+    let store = Arc::new(
+        BlockingRedisNonceStore::open(&url)
+            .unwrap()
+            .with_timeout(TIMEOUT),
+    );
+    let insert = |store: Arc<BlockingRedisNonceStore>, nonce: &'static str| {
+        thread::spawn(move || {
+            let started = Instant::now();
+            let result = crate::common::at_once(store.insert(
+                &race_key(nonce),
+                Timestamp::new(NOW),
+                Timestamp::new(NOW + 300),
+            ));
+            (result, started.elapsed())
+        })
+    };
+    let first = insert(Arc::clone(&store), "first");
+    // Once the first request has connected, it holds the connection until its timeout.
+    silent.set_nonblocking(true).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let _held = loop {
+        match silent.accept() {
+            Ok((stream, _)) => break stream,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                assert!(Instant::now() < deadline, "the store did not connect");
+                thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let second = insert(Arc::clone(&store), "second");
+    let results = [("first", first), ("second", second)].map(|(name, handle)| {
+        let (result, elapsed) = handle.join().unwrap();
+        (name, result, elapsed)
+    });
+    let times: Vec<String> = (results.iter())
+        .map(|(name, _, elapsed)| format!("{name} {elapsed:?}"))
+        .collect();
+    for (name, result, elapsed) in results {
+        let err = result.expect_err("a Redis that never answers must fail the request");
+        assert!(
+            elapsed < TIMEOUT + SLACK,
+            "with a {TIMEOUT:?} timeout, the requests took {}",
+            times.join(", ")
+        );
+        // The second request fails waiting for the connection, or connecting in the moment
+        // left after the first gave it back.
+        assert!(
+            err.to_string()
+                .starts_with("Redis did not answer within 1000 ms: "),
+            "the {name} request: {err}"
+        );
+    }
+}
+
 /// Concurrent requests of one store share pipelines: each nonce, sent twice at once among
 /// many, is recorded by exactly one of its two.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
