@@ -345,21 +345,48 @@ pub(crate) fn read_text(path: Option<&PathBuf>, what: &str) -> Result<Option<Str
     .transpose()
 }
 
+/// The shortest positive `--timeout` or `--interval`, in seconds: a millisecond, the unit the
+/// messages show them in ([`shown_seconds`]).
 #[cfg(not(target_os = "wasi"))]
-/// A `--timeout` or `--interval` (`probe`, `send`) as a duration: a finite number of seconds, 0 or more (more than
-/// 0 when `positive`).
+const MIN_SECONDS: f64 = 0.001;
+/// The longest `--timeout` or `--interval`, in seconds: a day. More is a mistake (`1e9` is 31
+/// years), not a wait anyone means.
+#[cfg(not(target_os = "wasi"))]
+const MAX_SECONDS: f64 = 86_400.0;
+
+#[cfg(not(target_os = "wasi"))]
+/// A `--timeout` or `--interval` (`probe`, `send`) as a duration: a number of seconds from
+/// [`MIN_SECONDS`] to [`MAX_SECONDS`], or 0 unless `positive`.
 pub(crate) fn seconds(
     flag: &str,
     value: f64,
     positive: bool,
 ) -> Result<std::time::Duration, String> {
-    if value.is_finite() && (value > 0.0 || (!positive && value == 0.0)) && value < 1e9 {
+    if !positive && value == 0.0 {
+        Ok(std::time::Duration::ZERO)
+    } else if (MIN_SECONDS..=MAX_SECONDS).contains(&value) {
         Ok(std::time::Duration::from_secs_f64(value))
     } else {
         Err(format!(
-            "{flag} {value}: give a number of seconds, {}",
-            if positive { "more than 0" } else { "0 or more" }
+            "{flag} {value}: give {}a number of seconds from {MIN_SECONDS} to {MAX_SECONDS} (a day)",
+            if positive { "" } else { "0 or " }
         ))
+    }
+}
+
+#[cfg(not(target_os = "wasi"))]
+/// `duration` in seconds, as a message shows a deadline: to the millisecond, rounded up, so
+/// that it is never shown shorter than it is (a positive one never as 0). `1.5`, `30`,
+/// `0.001`.
+pub(crate) fn shown_seconds(duration: std::time::Duration) -> String {
+    let millis = duration.as_nanos().div_ceil(1_000_000);
+    let (whole, fraction) = (millis / 1000, millis % 1000);
+    if fraction == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{fraction:03}")
+            .trim_end_matches('0')
+            .to_owned()
     }
 }
 
@@ -402,5 +429,77 @@ pub(crate) fn warn_of_likely_mistakes(consumer_key: &str, token: Option<&str>, t
         tell!(
             "warning: --token without its secret: signing with an empty token secret; set OAUTH1_TOKEN_SECRET (or --token-secret)"
         );
+    }
+}
+
+#[cfg(all(test, not(target_os = "wasi")))]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn seconds_out_of_range_are_refused_with_the_range() {
+        assert_eq!(
+            seconds("--timeout", 1.5, true),
+            Ok(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            seconds("--timeout", 0.001, true),
+            Ok(Duration::from_millis(1))
+        );
+        assert_eq!(
+            seconds("--timeout", 86_400.0, true),
+            Ok(Duration::from_secs(86_400))
+        );
+        assert_eq!(seconds("--interval", 0.0, false), Ok(Duration::ZERO));
+        let refused = |value: &str| {
+            format!("--timeout {value}: give a number of seconds from 0.001 to 86400 (a day)")
+        };
+        assert_eq!(seconds("--timeout", 1e9, true), Err(refused("1000000000")));
+        assert_eq!(
+            seconds("--timeout", 86_400.5, true),
+            Err(refused("86400.5"))
+        );
+        assert_eq!(
+            seconds("--timeout", 1e-12, true),
+            Err(refused("0.000000000001"))
+        );
+        assert_eq!(seconds("--timeout", 0.0, true), Err(refused("0")));
+        assert_eq!(seconds("--timeout", -1.0, true), Err(refused("-1")));
+        assert_eq!(seconds("--timeout", f64::NAN, true), Err(refused("NaN")));
+        assert_eq!(
+            seconds("--timeout", f64::INFINITY, true),
+            Err(refused("inf"))
+        );
+        assert_eq!(
+            seconds("--interval", 1e-4, false),
+            Err(
+                "--interval 0.0001: give 0 or a number of seconds from 0.001 to 86400 (a day)"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_deadline_is_shown_rounded_up_to_the_millisecond() {
+        for (seconds, shown) in [
+            (1.5, "1.5"),
+            (30.0, "30"),
+            (0.1, "0.1"),
+            (0.25, "0.25"),
+            (0.001, "0.001"),
+            (1.0005, "1.001"),
+            (2.9999, "3"),
+            (86_400.0, "86400"),
+        ] {
+            assert_eq!(
+                shown_seconds(Duration::from_secs_f64(seconds)),
+                shown,
+                "{seconds}"
+            );
+        }
+        assert_eq!(shown_seconds(Duration::from_nanos(1)), "0.001");
+        assert_eq!(shown_seconds(Duration::ZERO), "0");
     }
 }

@@ -1,8 +1,10 @@
 //! `oauth1 send`: a `curl` for signed requests. The request is signed with a fresh nonce and
-//! timestamp and sent; the response body goes to standard output. A 400 or 401 whose body
-//! echoes the server's base string gets the diagnosis of `oauth1 explain` on standard error.
+//! timestamp and sent; the response body goes to standard output as it arrives, never held
+//! whole, so that an answer of any size (an endless one) leaves memory flat. A 400 or 401
+//! whose body echoes the server's base string, in its first [`MAX_SEARCHED`] bytes, gets the
+//! diagnosis of `oauth1 explain` on standard error.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
 use clap::Args;
@@ -45,8 +47,8 @@ pub(crate) struct SendArgs {
     /// Print the status line and the headers before the body, on standard output.
     #[arg(short = 'i', long = "include")]
     pub(crate) include: bool,
-    /// Seconds the request may take, from connecting to the last byte read of its answer (a
-    /// fraction allowed), as curl's --max-time.
+    /// Seconds the request may take, from connecting to the last byte read of its answer, as
+    /// curl's --max-time: from 0.001 to 86400 (a day), a fraction allowed.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub(crate) timeout: f64,
     /// Where the protocol parameters go: header, query or body [default: the profile's, or
@@ -75,8 +77,11 @@ pub(crate) struct SendArgs {
     pub(crate) allow_plaintext_over_http: bool,
 }
 
-/// The most bytes of an error answer searched for an echoed base string.
+/// The most bytes of an answer that is not a success kept, to read its problem report and
+/// search it for an echoed base string; the rest is written out and not kept.
 const MAX_SEARCHED: usize = 1 << 20;
+/// The most bytes of the answer read at a time: all it holds of a success.
+const CHUNK: usize = 1 << 16;
 
 pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     let timeout = crate::input::seconds("--timeout", args.timeout, true)?;
@@ -100,7 +105,10 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         .map_err(|e| format!("starting the HTTP client: {e}"))?;
     let http_method = reqwest::Method::from_bytes(method.as_bytes())
         .map_err(|_| format!("invalid method {method:?}: a method is an HTTP token such as GET"))?;
-    let builder = client.request(http_method, crate::input::url(&args.url)?);
+    let builder = client
+        .request(http_method, crate::input::url(&args.url)?)
+        // The deadline of the whole exchange, body included, however it is read.
+        .timeout(timeout);
     let (mut request, content_type, sent_body) = with_headers_and_body(builder, args, body)?;
     not_in_clear(&signer, request.url(), args.allow_plaintext_over_http)?;
     let nonce = Nonce::generate().map_err(|e| e.to_string())?;
@@ -111,11 +119,18 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     }
     .map_err(|e| e.to_string())?;
 
-    let (status, head, answer) = exchange(&client, request, timeout)?;
+    // The signed request is named by its host only: its URL may carry the signature (and with
+    // PLAINTEXT, both secrets), and it could be replayed within the server's window.
+    let host = origin(request.url());
+    let response = client
+        .execute(request)
+        .map_err(|e| sending_failed(e, &host, timeout))?;
+    let status = response.status();
     // The answer as it came, unless standard output is a terminal, which would act on its
     // control characters: there they are shown escaped.
     let on_terminal = std::io::stdout().is_terminal();
     if args.include {
+        let head = head(&response);
         let head = if on_terminal {
             crate::terminal::text(&head)
         } else {
@@ -123,21 +138,27 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
         };
         crate::terminal::line(&head);
     } else {
-        tell!("{}", head.lines().next().unwrap_or_default());
+        tell!("{:?} {status}", response.version());
     }
-    if on_terminal {
-        crate::terminal::out(crate::terminal::text(&String::from_utf8_lossy(&answer)).as_bytes());
-    } else {
-        crate::terminal::out(&answer);
-    }
+    let kept = write_out(response, !status.is_success(), on_terminal)
+        .map_err(|e| reading_failed(&e, &host, timeout))?;
 
     if status.is_success() {
         return Ok(());
     }
-    report_problem(&answer);
+    let cut = kept.len() > MAX_SEARCHED;
+    let kept = &kept[..kept.len().min(MAX_SEARCHED)];
+    // A problem report is a short form: the first part of a longer answer is not one.
+    if !cut {
+        report_problem(kept);
+    }
     if matches!(status.as_u16(), 400 | 401) {
-        let text = String::from_utf8_lossy(&answer[..answer.len().min(MAX_SEARCHED)]);
-        if let Some(echoed) = find_base_string(&text) {
+        if cut {
+            tell!(
+                "note: only the answer's first {MAX_SEARCHED} bytes were searched for an echoed base string"
+            );
+        }
+        if let Some(echoed) = find_base_string(&String::from_utf8_lossy(kept)) {
             let request = Request::new(&method, &args.url)
                 .map_err(|e| e.to_string())?
                 .with_body(content_type.as_deref().unwrap_or(""), &sent_body);
@@ -156,44 +177,153 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     Err(format!("the server answered {status}"))
 }
 
-/// Sends the signed request within `timeout`: the answer's status, its head as text and its
-/// body.
-fn exchange(
-    client: &reqwest::blocking::Client,
-    request: reqwest::blocking::Request,
-    timeout: std::time::Duration,
-) -> Result<(reqwest::StatusCode, String, Vec<u8>), String> {
-    // The signed request is named by its host only: its URL may carry the signature (and with
-    // PLAINTEXT, both secrets), and it could be replayed within the server's window.
-    let host = origin(request.url());
-    let failed = |doing: &str, e: reqwest::Error| {
-        if e.is_timeout() {
-            format!(
-                "{doing} {host}: no answer within {} s (--timeout gives more)",
-                timeout.as_secs_f64()
-            )
-        } else {
-            format!(
-                "{doing} {host}: {}",
-                crate::input::with_causes(&e.without_url())
-            )
-        }
-    };
-    let response = client
-        .execute(request)
-        .map_err(|e| failed("sending the request to", e))?;
-    let status = response.status();
-    let mut head = format!("{:?} {status}\n", response.version());
+/// The answer's status line and headers, as text.
+fn head(response: &reqwest::blocking::Response) -> String {
+    let mut head = format!("{:?} {}\n", response.version(), response.status());
     for (name, value) in response.headers() {
         head.push_str(name.as_str());
         head.push_str(": ");
         head.push_str(&String::from_utf8_lossy(value.as_bytes()));
         head.push('\n');
     }
-    let answer = response
-        .bytes()
-        .map_err(|e| failed("reading the response of", e))?;
-    Ok((status, head, answer.into()))
+    head
+}
+
+/// Writes the answer's body to standard output as it arrives, a chunk at a time, escaped
+/// `on_terminal`; never holds it whole, whatever its size. When `keep`, its first
+/// [`MAX_SEARCHED`] bytes are returned, and one more when there are more. A reader of standard
+/// output that has gone ends the reading, once that much is kept.
+fn write_out(
+    mut response: reqwest::blocking::Response,
+    keep: bool,
+    on_terminal: bool,
+) -> Result<Vec<u8>, std::io::Error> {
+    let mut shown = on_terminal.then(Shown::default);
+    let mut kept = Vec::new();
+    let mut chunk = vec![0; CHUNK];
+    let mut writing = true;
+    let read = loop {
+        let n = match response.read(&mut chunk) {
+            Ok(0) => break Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => break Err(e),
+        };
+        let chunk = &chunk[..n];
+        if keep && kept.len() <= MAX_SEARCHED {
+            kept.extend_from_slice(&chunk[..n.min(MAX_SEARCHED + 1 - kept.len())]);
+        }
+        if writing {
+            writing = match &mut shown {
+                Some(shown) => out(shown.text(chunk).as_bytes()),
+                None => out(chunk),
+            };
+        }
+        if !writing && (!keep || kept.len() > MAX_SEARCHED) {
+            break Ok(());
+        }
+    };
+    if let (true, Some(shown)) = (writing, &mut shown) {
+        out(shown.end().as_bytes());
+    }
+    read.map(|()| kept)
+}
+
+/// Writes `bytes` to standard output as [`crate::terminal::out`] does (a reader that has gone
+/// ends the output quietly; another failure is the command's error when it ends), and says
+/// whether standard output still takes them: once it does not, no more of an answer needs
+/// reading for it.
+fn out(bytes: &[u8]) -> bool {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            crate::terminal::stopped(&e);
+            false
+        }
+    }
+}
+
+/// An answer shown on a terminal a chunk at a time, through [`crate::terminal::text`], as it
+/// would show whole: the end of a chunk that the next one may complete (a UTF-8 sequence cut
+/// in two, a carriage return before its line feed) is held until that chunk comes.
+#[derive(Default)]
+struct Shown {
+    held: Vec<u8>,
+}
+
+impl Shown {
+    /// `chunk`, after what was held, as it is shown; its end held if the next may complete it.
+    fn text(&mut self, chunk: &[u8]) -> String {
+        self.held.extend_from_slice(chunk);
+        let rest = self
+            .held
+            .split_off(self.held.len() - unfinished(&self.held));
+        let text = crate::terminal::text(&String::from_utf8_lossy(&self.held)).into_owned();
+        self.held = rest;
+        text
+    }
+
+    /// What is still held, once the answer has ended, as it is shown.
+    fn end(&mut self) -> String {
+        let held = std::mem::take(&mut self.held);
+        crate::terminal::text(&String::from_utf8_lossy(&held)).into_owned()
+    }
+}
+
+/// How many bytes at the end of `bytes` the next bytes may complete: a carriage return (a line
+/// feed after it keeps it), or the start of a UTF-8 sequence shorter than its first byte says.
+fn unfinished(bytes: &[u8]) -> usize {
+    if bytes.last() == Some(&b'\r') {
+        return 1;
+    }
+    for back in 1..=bytes.len().min(3) {
+        let first = bytes[bytes.len() - back];
+        // Not a continuation byte: the sequence starts here.
+        if first & 0xc0 != 0x80 {
+            let length = match first {
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf7 => 4,
+                _ => 1,
+            };
+            return if length > back { back } else { 0 };
+        }
+    }
+    0
+}
+
+/// Why the request could not be sent to `host`, or its answer's head read: for a deadline that
+/// ran out, which one and the flag that changes it.
+fn sending_failed(e: reqwest::Error, host: &str, timeout: std::time::Duration) -> String {
+    let doing = "sending the request to";
+    if e.is_timeout() {
+        let deadline = crate::input::shown_seconds(timeout);
+        format!("{doing} {host}: no answer within {deadline} s (--timeout gives more)")
+    } else {
+        format!(
+            "{doing} {host}: {}",
+            crate::input::with_causes(&e.without_url())
+        )
+    }
+}
+
+/// Why the answer's body could not be read from `host` to its end, as [`sending_failed`]
+/// says it.
+fn reading_failed(e: &std::io::Error, host: &str, timeout: std::time::Duration) -> String {
+    let doing = "reading the response of";
+    let reqwest = e.get_ref().and_then(|e| e.downcast_ref::<reqwest::Error>());
+    if reqwest.is_some_and(reqwest::Error::is_timeout) {
+        let deadline = crate::input::shown_seconds(timeout);
+        return format!(
+            "{doing} {host}: the answer did not end within {deadline} s (--timeout gives more)"
+        );
+    }
+    let mut text = crate::input::with_causes(e);
+    if let Some(url) = reqwest.and_then(reqwest::Error::url) {
+        text = text.replace(&format!(" for url ({url})"), "");
+    }
+    format!("{doing} {host}: {text}")
 }
 
 /// Refuses a PLAINTEXT signature, which is the secrets themselves, to a plain http URL, unless
@@ -359,4 +489,43 @@ fn signer(args: &SendArgs) -> Result<Signer, String> {
         signer = signer.with_version(Version::Omit);
     }
     Ok(signer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cut anywhere, an answer is shown on a terminal as it is shown whole.
+    #[test]
+    fn an_answer_is_shown_the_same_whatever_its_chunks() {
+        let answer = "a\r\nb\rc \u{1b}[2J é € 𝄞 \u{202e}\r\n\u{9b}".as_bytes();
+        let answer = [answer, b"\xff\xe2\x82 \xf0\x9d\r"].concat();
+        let whole = crate::terminal::text(&String::from_utf8_lossy(&answer)).into_owned();
+        for first in 0..=answer.len() {
+            for second in first..=answer.len() {
+                let mut shown = Shown::default();
+                let text = [
+                    shown.text(&answer[..first]),
+                    shown.text(&answer[first..second]),
+                    shown.text(&answer[second..]),
+                    shown.end(),
+                ]
+                .concat();
+                assert_eq!(text, whole, "cut at {first} and {second}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_next_chunk_may_complete_is_held() {
+        assert_eq!(unfinished(b""), 0);
+        assert_eq!(unfinished(b"ab"), 0);
+        assert_eq!(unfinished(b"a\r"), 1);
+        assert_eq!(unfinished("é".as_bytes()), 0);
+        assert_eq!(unfinished(&"é".as_bytes()[..1]), 1);
+        assert_eq!(unfinished(&"€".as_bytes()[..2]), 2);
+        assert_eq!(unfinished(&"𝄞".as_bytes()[..3]), 3);
+        assert_eq!(unfinished("𝄞".as_bytes()), 0);
+        assert_eq!(unfinished(b"\x80\x80\x80"), 0);
+    }
 }

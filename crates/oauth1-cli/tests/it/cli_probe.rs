@@ -255,7 +255,9 @@ fn a_trickling_server_holds_each_request_no_longer_than_the_timeout() {
     assert!(took < Duration::from_secs(15), "{took:?}");
     let bad = oauth1(&["--url", &url, "--consumer-key", "k", "--timeout", "0"]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(stderr(&bad).contains("--timeout 0: give a number of seconds, more than 0"));
+    assert!(
+        stderr(&bad).contains("--timeout 0: give a number of seconds from 0.001 to 86400 (a day)")
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod cli_probe;
 mod cli_profile;
 mod cli_scheme;
 mod cli_send;
+mod cli_send_stream;
 mod cli_terminal;
 mod interop_provider;
 mod output;
