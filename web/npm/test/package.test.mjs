@@ -5,7 +5,8 @@
 // generator); a capture is explained as `oauth1 explain --json` explains it; the README's
 // example prints what the README says; the `oauth1` command reads files by relative path, reads
 // standard input, says where the commands it leaves out are, and ends quietly when its reader
-// stops early.
+// stops early; `oauth1 page` answers only requests for a loopback name, and a request it cannot
+// read with 400, and goes on serving.
 //
 // OAUTH1_REFERENCE: the Rust command line; FIXTURES: the repository's fixtures/.
 
@@ -13,6 +14,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync, copyFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -241,4 +243,111 @@ test("the package declares the types of everything it exports", () => {
         assert.match(types, new RegExp(`export function ${name}\\(`), name);
     }
     assert.match(types, /export class Verifier/);
+});
+
+/** Starts `oauth1 page` on a free port: its port, and the process, which the caller kills. */
+async function startPage() {
+    const child = spawn(bin, ["page"], { stdio: ["ignore", "pipe", "pipe"] });
+    let said = "";
+    child.stderr.on("data", (chunk) => { said += chunk; });
+    const port = await new Promise((resolve, reject) => {
+        child.stdout.on("data", (chunk) => {
+            said += chunk;
+            const address = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(said);
+            if (address) resolve(Number(address[1]));
+        });
+        child.on("exit", (code) => reject(new Error(`oauth1 page exited (${code}): ${said}`)));
+    });
+    return { child, port };
+}
+
+/**
+ * Sends `bytes` as they are (Node's HTTP client sends no malformed request) on a connection of
+ * its own to 127.0.0.1:`port`: the first answer, or what came before the server closed ("" when
+ * it closed without a word).
+ */
+function raw(port, bytes) {
+    return new Promise((resolve) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+        let answer = "";
+        const done = () => {
+            socket.destroy();
+            resolve(answer);
+        };
+        socket.setEncoding("latin1");
+        socket.on("data", (chunk) => {
+            answer += chunk;
+            const head = answer.indexOf("\r\n\r\n");
+            const length = /^content-length: *(\d+)\r$/im.exec(answer.slice(0, head + 2));
+            if (head >= 0 && length && answer.length >= head + 4 + Number(length[1])) done();
+        });
+        socket.on("error", done);
+        socket.on("close", done);
+    });
+}
+
+/** An answer's status code, or NaN when there is none. */
+const status = (answer) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]);
+
+test("oauth1 page answers a request it cannot read with 400, and goes on serving", async () => {
+    const { child, port } = await startPage();
+    try {
+        for (const request of [
+            // A request target that is no URL: it threw in the handler and ended the server.
+            "GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            `GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+            // Not HTTP, which Node's parser refuses before the handler.
+            `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nno colon\r\n\r\n`,
+            "\x00\x01\x02\r\n\r\n",
+        ]) {
+            const answer = await raw(port, request);
+            assert.equal(status(answer), 400, `${JSON.stringify(request)}: ${JSON.stringify(answer)}`);
+            assert.match(answer, /^content-type: text\/plain; charset=utf-8\r$/im, answer);
+        }
+        assert.match(await raw(port, "GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"), /request target/);
+        const response = await fetch(`http://127.0.0.1:${port}/`);
+        assert.equal(response.status, 200);
+        assert.match(await response.text(), /<!doctype html>/i);
+        assert.equal(child.exitCode, null);
+    } finally {
+        child.kill();
+    }
+});
+
+test("oauth1 page answers only requests for a loopback name and its port, against DNS rebinding", async () => {
+    const { child, port } = await startPage();
+    const get = (host, target = "/", version = "1.1") =>
+        raw(port, `GET ${target} HTTP/${version}\r\n${host === undefined ? "" : `Host: ${host}\r\n`}\r\n`);
+    try {
+        for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`, `[::1]:${port}`,
+            `127.0.0.2:${port}`]) {
+            const answer = await get(host);
+            assert.equal(status(answer), 200, `${host}: ${answer.slice(0, 300)}`);
+            assert.match(answer, /^content-security-policy: default-src 'none'/im, host);
+        }
+        assert.equal(status(await get(`127.0.0.1:${port}`, `http://127.0.0.1:${port}/`)), 200);
+        // A name a web page rebound to 127.0.0.1 sends its own name; another port is another
+        // server; an absolute target names the server too (RFC 9112 §3.2.2).
+        for (const [host, target] of [
+            ["evil.example"], [`evil.example:${port}`], [`localhost.evil.example:${port}`],
+            [`127.0.0.1.evil.example:${port}`], [`user@localhost:${port}`], [`0x7f.1:${port}`],
+            [`[::ffff:7f00:1]:${port}`], [`localhost:${port === 1 ? 2 : port - 1}`], ["localhost"],
+            ["127.0.0.1"], [`localhost:${port}/x`], [`127.0.0.1:${port}`, `http://evil.example:${port}/`],
+            [`127.0.0.1:${port}`, `https://127.0.0.1:${port}/`],
+        ]) {
+            const answer = await get(host, target);
+            assert.equal(status(answer), 421, `${host} ${target}: ${answer.slice(0, 300)}`);
+            assert.match(answer, /^content-type: text\/plain; charset=utf-8\r$/im);
+            assert.ok(answer.includes(`http://127.0.0.1:${port}/`), answer);
+        }
+        // No Host, or two: 400 (RFC 9112 §3.2).
+        for (const version of ["1.1", "1.0"]) {
+            assert.match(await get(undefined, "/", version), /^HTTP\/1\.1 400 [^]*no Host header/, version);
+        }
+        const twice = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example\r\n\r\n`;
+        assert.match(await raw(port, twice), /^HTTP\/1\.1 400 [^]*2 Host headers/);
+        assert.equal(child.exitCode, null);
+    } finally {
+        child.kill();
+    }
 });
