@@ -22,7 +22,8 @@ struct VerdictLine<'a> {
 }
 
 /// Verifies one received request against one nonce store, as a server that accepts every
-/// signature method would; with `diagnose`, a bad signature is diagnosed.
+/// signature method would; with `diagnose`, a bad signature is diagnosed within the budget of
+/// [`Explainer`](oauth1_signer::explain::Explainer)'s search.
 ///
 /// # Errors
 ///
@@ -40,7 +41,12 @@ pub fn check(
         .with_policy(policy)
         .with_clock(Clock::fixed(now));
     if diagnose {
-        verifier = verifier.with_diagnosis(1);
+        // The budget `oauth1 explain` searches within, and no deadline that a slower machine
+        // would reach first: the same request gets the same diagnosis wherever it is checked.
+        verifier = verifier.with_diagnosis(1).with_diagnosis_cost(
+            oauth1_signer::explain::Budget::DEFAULT_BYTES,
+            std::time::Duration::from_secs(3_600),
+        );
     }
     verifier.blocking().verify(request, authorization)
 }
