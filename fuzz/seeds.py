@@ -14,7 +14,7 @@ import urllib.parse
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 TARGETS = ["decode", "params", "base_uri", "plain_url", "header", "sign_line", "verify",
-           "explain", "capture_curl", "capture_http", "capture_har"]
+           "explain", "capture_curl", "capture_http", "capture_har", "agree"]
 
 
 def load(name):
@@ -45,6 +45,17 @@ def main():
         if header:
             add("header", header)
             add("verify", seed + "\0" + header)
+
+    # A request whose header carries its first query parameter again, or one of its own,
+    # signed with and without them, or with a signature that is no one's.
+    for case in cases + received:
+        url, body = case["url"], case.get("body", "")
+        query = urllib.parse.urlsplit(url).query
+        first = query.split("&")[0] if query else ""
+        for extras in ("", "x_extra=1%202", first):
+            for how in ("signed", "unsigned", "AAAAAAAAAAAAAAAAAAAAAAAAAAA="):
+                add("agree", "\0".join([case["method"], url, case.get("content_type", ""),
+                                        body, extras, how]))
 
     for case in cases:
         # A sign --jsonl line is the case itself (`observed` belongs to explain lines).

@@ -126,6 +126,13 @@ pub enum Error {
     /// There is no clock to read: `wasm32-unknown-unknown` without the `js` feature.
     #[non_exhaustive]
     ClockUnavailable,
+    /// The `Authorization` header a request was received with, whose parameters are
+    /// collected with the request's, could not be read.
+    #[non_exhaustive]
+    InvalidHeader {
+        /// Why.
+        source: crate::header::HeaderError,
+    },
     /// The operating system's random number generator failed.
     #[non_exhaustive]
     Random {
@@ -220,6 +227,7 @@ impl fmt::Display for Error {
             Error::ClockUnavailable => f.write_str(
                 "this target has no clock to read (wasm32-unknown-unknown): in a browser or Node.js, turn on oauth1-signer's `js` feature; elsewhere, give the timestamp with Timestamp::new",
             ),
+            Error::InvalidHeader { source } => source.fmt(f),
             Error::Random { source } => write!(
                 f,
                 "the operating system's random number generator failed: {source}"
@@ -233,6 +241,7 @@ impl std::error::Error for Error {
         match self {
             Error::InvalidUrl { source } => Some(source),
             Error::InvalidPercentEncoding { source, .. } => Some(source),
+            Error::InvalidHeader { source } => Some(source),
             _ => None,
         }
     }

@@ -364,6 +364,7 @@ pub struct Explainer<'a> {
     timestamp: Timestamp,
     written_url: Option<&'a str>,
     budget: Budget,
+    authorization: Option<&'a str>,
 }
 
 /// The outputs of one pass of the pipeline that are compared.
@@ -411,7 +412,20 @@ impl<'a> Explainer<'a> {
             timestamp,
             written_url: None,
             budget: Budget::default(),
+            authorization: None,
         }
+    }
+
+    /// The `Authorization` header the request was sent with. A verifier collects every
+    /// parameter of it but the realm (RFC 5849 §3.4.1.3.1), so the reference does too: those
+    /// the signer does not write itself (a request parameter a client put in the header, which
+    /// the query may carry as well) are signed after the protocol parameters, read with the
+    /// verifier's parser. Without it, only the protocol parameters the signer writes are, and
+    /// the reference can differ from what a verifier computes for the same request.
+    #[must_use]
+    pub fn with_authorization_header(mut self, header: &'a str) -> Self {
+        self.authorization = Some(header);
+        self
     }
 
     /// What the search may cost ([`Budget::default`] unless set): past it,
@@ -451,13 +465,14 @@ impl<'a> Explainer<'a> {
     }
 
     fn context(&self) -> Result<Context<'a>, Error> {
-        Context::new(
+        Ok(Context::new(
             self.signer,
             self.request,
             self.nonce,
             self.timestamp,
             self.written_url,
-        )
+        )?
+        .with_header(self.authorization))
     }
 
     /// Explains `observed`: tries every cause alone, then every pair of causes.

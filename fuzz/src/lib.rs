@@ -589,3 +589,75 @@ pub fn capture_har(data: &[u8]) {
     let picked = Capture::from_har(text, Some(*n)).expect("an entry it gave can be picked");
     assert_eq!(picked, vec![(*n, first.clone())]);
 }
+
+/// Whether `oauth1 explain` and `oauth1 verify` agree on a captured request, as the fixture
+/// test checks them (`tests/it/one_truth.rs`).
+#[path = "../../tests/it/agree.rs"]
+mod agree;
+
+/// One truth: `explain` answers `match` exactly when `verify` accepts the signature, for a
+/// request whose `Authorization` header carries parameters of its own besides the protocol
+/// parameters. The input is `method`, `url`, `content type`, `body`, `extra parameters`
+/// (`name=value&…`, form-encoded, written into the header) and how the client signed,
+/// separated by NUL: `signed` (with the extras, as a verifier collects them), `unsigned`
+/// (without them), or the signature itself.
+pub fn agree(data: &[u8]) {
+    use oauth1_capture::Capture;
+
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut fields = text.split('\0');
+    let mut next = || fields.next().unwrap_or("");
+    let (method, url, content_type, body, extras, how) =
+        (next(), next(), next(), next(), next(), next());
+    let method = if method.is_empty() { "GET" } else { method };
+    let mut pairs = Vec::new();
+    for pair in extras.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let (Ok(name), Ok(value)) = (decode_form(name.as_bytes()), decode_form(value.as_bytes()))
+        else {
+            return;
+        };
+        pairs.push((name.into_owned(), value.into_owned()));
+    }
+    let signature = match how {
+        "signed" | "unsigned" | "" => {
+            let signed_url = if how == "unsigned" || extras.is_empty() {
+                url.to_owned()
+            } else if url.contains('?') {
+                format!("{url}&{extras}")
+            } else {
+                format!("{url}?{extras}")
+            };
+            let Ok(request) = Request::new(method, &signed_url) else {
+                return;
+            };
+            let request = request.with_body(content_type, body.as_bytes());
+            let signer = Signer::new(Consumer::new(CONSUMER, CONSUMER_SECRET))
+                .with_token(Token::new(TOKEN, TOKEN_SECRET));
+            let Ok(signed) = signer.sign(&request, &Nonce::new("n").unwrap(), Timestamp::new(NOW))
+            else {
+                return;
+            };
+            signed.signature().as_str().to_owned()
+        }
+        given => given.to_owned(),
+    };
+    let mut header = format!(
+        "OAuth oauth_consumer_key=\"{CONSUMER}\", oauth_nonce=\"n\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"{NOW}\", oauth_token=\"{TOKEN}\", oauth_version=\"1.0\", oauth_signature=\"{}\"",
+        encode(signature.as_bytes())
+    );
+    for (name, value) in &pairs {
+        header.push_str(", ");
+        encode(name).append_to(&mut header);
+        header.push_str("=\"");
+        encode(value).append_to(&mut header);
+        header.push('"');
+    }
+    let content_type = Some(content_type).filter(|c| !c.is_empty());
+    let mut capture = Capture::typed(method, url, content_type, body.as_bytes().to_vec());
+    capture.headers.push(("Authorization".to_owned(), header));
+    let answers = agree::answers(&capture, CONSUMER_SECRET, TOKEN_SECRET);
+    assert!(answers.agree(), "explain and verify disagree: {answers:?}");
+}

@@ -34,6 +34,14 @@ pub enum ExplainError {
         /// The id as given.
         id: String,
     },
+    /// A verifier refuses the request as it was received before it computes a signature
+    /// (its protocol parameters sent in two places or twice, a version or method it does not
+    /// know, ...): whatever the signature, no server accepts it, so none is compared.
+    #[non_exhaustive]
+    RefusedBeforeSignature {
+        /// The verifier's reason, and what to do.
+        detail: String,
+    },
 }
 
 impl fmt::Display for ExplainError {
@@ -56,6 +64,22 @@ impl fmt::Display for ExplainError {
             ExplainError::UnknownCause { id } => {
                 write!(f, "unknown mismatch cause \"{}\"", id.escape_debug())
             }
+            ExplainError::RefusedBeforeSignature { detail } => write!(
+                f,
+                "a verifier refuses this request before it computes a signature, whatever the signature: {detail}"
+            ),
+        }
+    }
+}
+
+impl ExplainError {
+    /// [`ExplainError::RefusedBeforeSignature`], with the verifier's reason: for the code that
+    /// asks a verifier before explaining (a crate of this library's, such as the one behind
+    /// `oauth1 explain`).
+    #[must_use]
+    pub fn refused_before_signature(detail: impl Into<String>) -> Self {
+        ExplainError::RefusedBeforeSignature {
+            detail: detail.into(),
         }
     }
 }

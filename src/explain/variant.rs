@@ -204,7 +204,25 @@ pub(crate) struct Context<'a> {
     /// computation leaves out ([`Cause::FormBodyHashed`] puts it back).
     form_body_hash: Option<String>,
     written: UrlAsWritten<'a>,
+    /// The `Authorization` header the request was received with: its parameters other than
+    /// the realm and those the signer writes are collected too.
+    header: Option<&'a str>,
 }
+
+/// The parameters of a received `Authorization` header that the signer writes itself: every
+/// other one (but the realm) is collected from the header as it is.
+const WRITTEN_BY_THE_SIGNER: [&str; 10] = [
+    "oauth_body_hash",
+    "oauth_callback",
+    "oauth_consumer_key",
+    "oauth_nonce",
+    "oauth_signature",
+    "oauth_signature_method",
+    "oauth_timestamp",
+    "oauth_token",
+    "oauth_verifier",
+    "oauth_version",
+];
 
 impl<'a> Context<'a> {
     pub(crate) fn new(
@@ -232,7 +250,45 @@ impl<'a> Context<'a> {
                 .or(request.url_as_written())
                 .map(UrlAsWritten::parse)
                 .unwrap_or_default(),
+            header: None,
         })
+    }
+
+    /// The same, for a request received with the `Authorization` header `header`, whose
+    /// parameters a verifier collects (RFC 5849 §3.4.1.3.1): those the signer does not write
+    /// are collected after the protocol parameters, as [`Source::Header`], with the verifier's
+    /// parser.
+    pub(crate) fn with_header(mut self, header: Option<&'a str>) -> Self {
+        self.header = header;
+        // The body hash a verifier signs is the one sent, not one computed again: the two
+        // differ when the client hashed with another digest (SHA-1 beside an HMAC-SHA256
+        // signature), which the verifier checks apart, after the signature.
+        let limits = crate::header::Limits::new(usize::MAX, usize::MAX);
+        let sent = header
+            .and_then(|h| crate::header::Authorization::parse_with(h, &limits).ok())
+            .and_then(|h| h.get("oauth_body_hash").map(<[u8]>::to_vec))
+            .and_then(|v| String::from_utf8(v).ok());
+        if let (Some(sent), Some(_)) = (sent, &self.body_hash) {
+            self.body_hash = Some(sent);
+        }
+        self
+    }
+
+    /// The parameters of the received header that the signer does not write, added to
+    /// `params`.
+    fn push_header_parameters(&self, params: &mut Parameters) -> Result<(), Error> {
+        let Some(header) = self.header else {
+            return Ok(());
+        };
+        let limits = crate::header::Limits::new(usize::MAX, usize::MAX);
+        crate::header::parse_parts(header, &limits, |part| {
+            if WRITTEN_BY_THE_SIGNER.contains(&part.name) {
+                return Ok(());
+            }
+            params.push_header(part.name, part.clean_name, part.content)
+        })
+        .map(|_| ())
+        .map_err(|source| Error::InvalidHeader { source })
     }
 
     pub(crate) fn method(&self) -> SignatureMethod {
@@ -470,7 +526,8 @@ impl<'a> Context<'a> {
             body: &body,
             form,
         };
-        let params = collection::collect_all(sources, &protocol)?;
+        let mut params = collection::collect_all(sources, &protocol)?;
+        self.push_header_parameters(&mut params)?;
         Ok(self.reshaped(params, switches))
     }
 

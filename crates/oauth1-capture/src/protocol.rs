@@ -43,6 +43,12 @@ pub struct Protocol {
     pub body_hash: bool,
     /// `oauth_signature`, decoded: what the client computed.
     pub signature: Option<String>,
+    /// The `Authorization` header these were read from, as sent. A verifier collects every
+    /// parameter of it but the realm, a request parameter a client wrote into it too: the
+    /// explanation's reference is computed with them
+    /// (`Explainer::with_authorization_header`). Shown by `Debug` by its length only: it
+    /// carries the signature.
+    pub authorization: Option<String>,
 }
 
 impl fmt::Debug for Protocol {
@@ -65,6 +71,13 @@ impl fmt::Debug for Protocol {
                     .as_ref()
                     .map(|s| format!("<{} bytes>", s.len())),
             )
+            .field(
+                "authorization",
+                &self
+                    .authorization
+                    .as_ref()
+                    .map(|s| format!("<{} bytes>", s.len())),
+            )
             .finish()
     }
 }
@@ -80,12 +93,17 @@ impl Protocol {
     /// `oauth_timestamp`), a value that is not UTF-8, an `oauth_version` other than `1.0`.
     pub fn from_authorization(header: &str) -> Result<Protocol, CaptureError> {
         let parsed = Authorization::parse(header).map_err(|e| error(e.to_string()))?;
-        Protocol::of_header(&parsed, "the header")
+        Protocol::of_header(header, &parsed, "the header")
     }
 
-    fn of_header(header: &Authorization, place: &str) -> Result<Protocol, CaptureError> {
+    fn of_header(
+        text: &str,
+        header: &Authorization,
+        place: &str,
+    ) -> Result<Protocol, CaptureError> {
         let mut protocol = Protocol::found(place, |name| header.get(name).map(<[u8]>::to_vec))?;
         protocol.realm = header.realm().map(str::to_owned);
+        protocol.authorization = Some(text.to_owned());
         Ok(protocol)
     }
 
@@ -135,6 +153,7 @@ impl Protocol {
             version,
             body_hash,
             signature,
+            authorization: None,
         })
     }
 
@@ -229,7 +248,7 @@ impl Capture {
         if let Some(header) = self.oauth_authorization() {
             let parsed = Authorization::parse(header)
                 .map_err(|e| error(format!("the Authorization header: {e}")))?;
-            let protocol = Protocol::of_header(&parsed, "the Authorization header")?;
+            let protocol = Protocol::of_header(header, &parsed, "the Authorization header")?;
             return Ok((self.clone(), protocol));
         }
         let (query_protocol, url) = take_protocol(&self.url, true);

@@ -1,8 +1,14 @@
 //! The explain line (`request-cases.md`): a request, what the other side produced, and why
 //! the two differ, as `oauth1 explain --jsonl` answers it.
 
-use oauth1_signer::explain::{Cause, ExplainError, Explainer, Explanation, Observed, SchemeTaken};
-use oauth1_signer::{Nonce, Request, Signer, Timestamp};
+use oauth1_server::{
+    received_url, MemoryCredentials, MemoryNonceStore, Policy, Verifier, VerifyError,
+};
+use oauth1_signer::explain::{
+    Budget, Cause, ExplainError, Explainer, Explanation, Observed, SchemeTaken,
+};
+use oauth1_signer::header::Limits;
+use oauth1_signer::{Nonce, Request, SignatureMethod, Signer, Timestamp};
 use serde::{Deserialize, Serialize};
 
 use crate::{json_object, request_of, signer_of, Case, ObservedField};
@@ -130,7 +136,9 @@ impl ProfileLine {
     }
 }
 
-/// Explains a request against what the other side produced; `url` as the user wrote it.
+/// Explains a request against what the other side produced; `url` as the user wrote it, and
+/// `authorization` the `Authorization` header it was sent with, if any, whose parameters a
+/// verifier collects too ([`Explainer::with_authorization_header`]).
 ///
 /// # Errors
 ///
@@ -139,12 +147,64 @@ pub fn explain(
     signer: &Signer,
     request: &Request<'_>,
     (nonce, timestamp): (&Nonce, Timestamp),
-    url: &str,
+    (url, authorization): (&str, Option<&str>),
     observed: &ObservedField,
 ) -> Result<Explanation, ExplainError> {
-    Explainer::new(signer, request, nonce, timestamp)
+    explain_within(
+        Budget::default(),
+        signer,
+        request,
+        (nonce, timestamp),
+        (url, authorization),
+        observed,
+    )
+}
+
+/// [`explain`] within `budget`: [`Budget::of_bytes`]`(0)` decides `match` alone, without
+/// searching for a mistake.
+///
+/// # Errors
+///
+/// The library's, for a request it cannot explain.
+pub fn explain_within(
+    budget: Budget,
+    signer: &Signer,
+    request: &Request<'_>,
+    (nonce, timestamp): (&Nonce, Timestamp),
+    (url, authorization): (&str, Option<&str>),
+    observed: &ObservedField,
+) -> Result<Explanation, ExplainError> {
+    let mut explainer = Explainer::new(signer, request, nonce, timestamp)
         .with_url_as_written(url)
-        .explain(&observed.given())
+        .with_budget(budget);
+    if let Some(header) = authorization {
+        refused_before_signature(url, request, header)?;
+        explainer = explainer.with_authorization_header(header);
+    }
+    explainer.explain(&observed.given())
+}
+
+/// What a verifier says of `request` received at `url` with the `Authorization` header
+/// `header` before it computes a signature, if it refuses it then: as `oauth1 verify` checks it
+/// (its URL as a server reads it; every method, PLAINTEXT over http too), with no limit on its
+/// size, so that only its form decides.
+fn refused_before_signature(
+    url: &str,
+    request: &Request<'_>,
+    header: &str,
+) -> Result<(), ExplainError> {
+    let refused =
+        |e: VerifyError| ExplainError::refused_before_signature(format!("{}: {e}", e.reason()));
+    received_url(url).map_err(refused)?;
+    let policy = Policy::default()
+        .with_methods(&SignatureMethod::ALL)
+        .allow_plaintext(true)
+        .allow_plaintext_over_http(true)
+        .with_limits(Limits::new(usize::MAX, usize::MAX));
+    Verifier::new(MemoryCredentials::new(), MemoryNonceStore::new())
+        .with_policy(policy)
+        .check_before_signature(request, Some(header))
+        .map_err(refused)
 }
 
 impl ObservedField {
@@ -175,7 +235,7 @@ fn explain_case(
         &signer,
         &request,
         (&nonce, case.timestamp.parse()?),
-        &case.url,
+        (&case.url, None),
         observed,
     )
 }

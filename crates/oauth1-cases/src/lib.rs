@@ -16,7 +16,7 @@ struct ReadmeDoctests;
 mod explain;
 mod verify;
 
-pub use explain::{explain, explain_answer, ExplainLine, ProfileLine, SchemeLine};
+pub use explain::{explain, explain_answer, explain_within, ExplainLine, ProfileLine, SchemeLine};
 pub use verify::{check, verify_answer};
 
 use oauth1_server::{ConsumerCredential, CredentialStore, StoreError, TokenCredential};

@@ -185,7 +185,7 @@ fn explained(args: ExplainArgs) -> Result<Explained, String> {
         &flags.signer,
         &request,
         (&flags.nonce, flags.timestamp),
-        flags.url(),
+        (flags.url(), flags.authorization()),
         &observed,
     )
     .map_err(|e| e.to_string())?;

@@ -99,6 +99,7 @@ impl FromFlags {
                         version: !args.no_version,
                         body_hash: args.body_hash,
                         signature: None,
+                        authorization: None,
                     },
                 };
                 (typed, protocol)
@@ -161,6 +162,11 @@ impl FromFlags {
     /// The `oauth_signature` the capture or header carried, decoded.
     pub(crate) fn sent_signature(&self) -> Option<&str> {
         self.protocol.signature.as_deref()
+    }
+
+    /// The `Authorization` header the protocol parameters were read from, if they were.
+    pub(crate) fn authorization(&self) -> Option<&str> {
+        self.protocol.authorization.as_deref()
     }
 
     /// The request signed, as its profile's provider computes when one is given.

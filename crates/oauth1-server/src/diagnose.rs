@@ -196,6 +196,8 @@ pub(crate) struct Received<'a> {
     pub(crate) callback: Option<&'a [u8]>,
     pub(crate) verifier: Option<&'a [u8]>,
     pub(crate) signature: &'a [u8],
+    /// The `Authorization` header, whose parameters the verifier collected with the request's.
+    pub(crate) authorization: Option<&'a str>,
 }
 
 /// Runs the explain search on `received`, signed with the server's secrets, within `budget`.
@@ -247,10 +249,12 @@ pub(crate) fn search(
             None => return skipped("oauth_verifier is not text"),
         }
     }
-    match Explainer::new(&signer, &request, &nonce, received.timestamp)
-        .with_budget(budget)
-        .explain(&Observed::signature(signature))
-    {
+    let mut explainer =
+        Explainer::new(&signer, &request, &nonce, received.timestamp).with_budget(budget);
+    if let Some(header) = received.authorization {
+        explainer = explainer.with_authorization_header(header);
+    }
+    match explainer.explain(&Observed::signature(signature)) {
         Ok(explanation) if explanation.verdict() == Verdict::Explained => Diagnosis::Found {
             // The explanation, then the causes that reproduce it as well, each alone.
             causes: [explanation.causes(), explanation.alternatives()].concat(),

@@ -303,6 +303,31 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         Ok(verified)
     }
 
+    /// The checks a received request must pass before its signature is computed, the clock
+    /// aside: where its protocol parameters are sent (one place, each once), that the required
+    /// ones are there, its version, its signature method (among the policy's) and the form of
+    /// its timestamp, within the policy's limits. What the verifier answers without a store, a
+    /// secret or the time: a request refused here is refused whatever its signature, which is
+    /// how `oauth1 explain` tells one it cannot compare.
+    ///
+    /// # Errors
+    ///
+    /// The [`VerifyError`] of the first check that fails.
+    pub fn check_before_signature(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+    ) -> Result<(), VerifyError> {
+        let (params, _, protocol) = self.read(request, authorization)?;
+        // The clock aside: the request's own time, when it has one.
+        let now = std::str::from_utf8(params.at(protocol.timestamp.as_ref()))
+            .ok()
+            .and_then(|t| t.parse::<Timestamp>().ok())
+            .unwrap_or(Timestamp::new(0));
+        self.check_protocol(request, &params, &protocol, now)
+            .map(|_| ())
+    }
+
     /// The checks before the first store is asked (the request read at the clock's time),
     /// given what [`checked_before_body`](Self::checked_before_body) read of the same request
     /// before its body, if it did: then only the body is collected now.
@@ -470,6 +495,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                             callback: text(b"oauth_callback"),
                             verifier: text(b"oauth_verifier"),
                             signature,
+                            authorization,
                         };
                         // Boxed: only a bad signature makes it, and its future is the largest
                         // of those a verification awaits, which every verification would carry.

@@ -2,8 +2,7 @@
 
 use oauth1_capture::{check_url, Capture, Protocol};
 use oauth1_signer::explain::{
-    find_base_string, response_cut, take_scheme, Explainer, Explanation, Observed, Part, Verdict,
-    RESPONSE_SEARCHED,
+    find_base_string, response_cut, take_scheme, Explanation, Part, Verdict, RESPONSE_SEARCHED,
 };
 use oauth1_signer::profile::Finding;
 use oauth1_signer::{Nonce, Timestamp};
@@ -342,17 +341,21 @@ fn explain_read(
     let done = reference.sign(&request, &nonce, timestamp).map_err(text)?;
     let stages = stages(&done, &request.base_uri().map_err(text)?, &reference);
 
-    let mut given = Observed::default();
-    if let Some(signature) = &protocol.signature {
-        given = given.with_signature(signature);
-    }
-    if let Some(base_string) = &observed_base_string {
-        given = given.with_base_string(base_string);
-    }
-    let explanation = Explainer::new(&signer, &request, &nonce, timestamp)
-        .with_url_as_written(&capture.url)
-        .explain(&given)
-        .map_err(|e| e.to_string())?;
+    // Explained as `oauth1 explain` explains it: the header's own parameters collected, and a
+    // request a verifier refuses before its signature said so.
+    let observed = oauth1_cases::ObservedField {
+        signature: protocol.signature.clone(),
+        base_string: observed_base_string.clone(),
+    };
+    let given = observed.given();
+    let explanation = oauth1_cases::explain(
+        &signer,
+        &request,
+        (&nonce, timestamp),
+        (&capture.url, protocol.authorization.as_deref()),
+        &observed,
+    )
+    .map_err(|e| e.to_string())?;
     let profile = Finding::find(
         None,
         &explanation,

@@ -108,6 +108,7 @@ fn signed(input: &SignInput) -> Result<Stages, String> {
         version: !input.omit_version,
         body_hash: input.body_hash,
         signature: None,
+        authorization: None,
     };
     let capture = Capture::typed(
         given(input.method.trim()).as_deref().unwrap_or("GET"),
