@@ -9,6 +9,8 @@ use std::time::Duration;
 use std::time::Instant;
 
 use oauth1_signer::explain::{self, Cause, Explainer, Observed, Verdict};
+
+use crate::origin::OtherOrigin;
 use oauth1_signer::{
     BodyHash, Consumer, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Timestamp, Token,
     Version,
@@ -38,6 +40,19 @@ pub enum Diagnosis {
         tried: usize,
         /// The readings of a whole search of this request.
         of: usize,
+    },
+    /// The client signed this request for another origin than the server verifies it at:
+    /// the request signed for `signed` with the server's secrets gives exactly what the
+    /// client sent. Found before any mistake is searched for.
+    SignedForOrigin {
+        /// The URL the client signed (its scheme, host and port another's).
+        signed: String,
+        /// The URL the server verified.
+        verified: String,
+        /// Where that origin comes from: the `Host` header the client sent, forwarding
+        /// headers the server does not trust, the origin without its port, `localhost` for a
+        /// loopback address.
+        from: &'static str,
     },
     /// Not attempted, and why.
     Skipped(String),
@@ -83,6 +98,14 @@ impl fmt::Display for Diagnosis {
             Diagnosis::NotFoundWithinBudget { tried, of } => write!(
                 f,
                 "none of the {tried} mistakes tried (of {of}) reproduces the client's signature, and the request is too large for the server to try them all: sign a smaller request the same way (fewer parameters, a shorter body) to have the mistake named",
+            ),
+            Diagnosis::SignedForOrigin {
+                signed,
+                verified,
+                from,
+            } => write!(
+                f,
+                "the client signed this request for {signed} ({from}), and this server verifies it as {verified}: the client must sign the URL it sends the request to, and the server must be configured with the origin its clients reach it at (the origin given to VerifyLayer, or a proxy's forwarding headers it trusts)",
             ),
             Diagnosis::Skipped(why) => write!(f, "not diagnosed: {why}"),
         }
@@ -198,11 +221,13 @@ pub(crate) struct Received<'a> {
     pub(crate) signature: &'a [u8],
     /// The `Authorization` header, whose parameters the verifier collected with the request's.
     pub(crate) authorization: Option<&'a str>,
+    /// The origins the client may have signed for instead, most likely first.
+    pub(crate) other_origins: &'a [OtherOrigin],
 }
 
 /// Runs the explain search on `received`, signed with the server's secrets, within `budget`.
-pub(crate) fn search(
-    received: &Received<'_>,
+pub(crate) fn search<'a>(
+    received: &Received<'a>,
     consumer_secret: &Secret,
     token_secret: &Secret,
     budget: explain::Budget,
@@ -236,17 +261,43 @@ pub(crate) fn search(
             Err(_) => return skipped("the realm cannot be signed again"),
         }
     }
-    let mut request = received.request.clone();
-    if let Some(callback) = received.callback {
-        match text(callback) {
-            Some(callback) => request = request.with_callback(callback),
-            None => return skipped("oauth_callback is not text"),
+    // The request with its callback and verifier, which the signer writes.
+    let (callback, verifier) = match (received.callback.map(text), received.verifier.map(text)) {
+        (Some(None), _) => return skipped("oauth_callback is not text"),
+        (_, Some(None)) => return skipped("oauth_verifier is not text"),
+        (callback, verifier) => (callback.flatten(), verifier.flatten()),
+    };
+    let complete = |mut request: Request<'a>| {
+        if let Some(callback) = callback {
+            request = request.with_callback(callback);
         }
-    }
-    if let Some(verifier) = received.verifier {
-        match text(verifier) {
-            Some(verifier) => request = request.with_verifier(verifier),
-            None => return skipped("oauth_verifier is not text"),
+        if let Some(verifier) = verifier {
+            request = request.with_verifier(verifier);
+        }
+        request
+    };
+    let request = complete(received.request.clone());
+    // Another origin first: each costs one reading, and explains the whole request.
+    for other in received.other_origins {
+        let Ok(elsewhere) = Request::from_url(received.request.method(), &other.url) else {
+            continue;
+        };
+        let elsewhere =
+            complete(elsewhere.with_body(received.request.content_type(), received.request.body()));
+        let mut explainer = Explainer::new(&signer, &elsewhere, &nonce, received.timestamp)
+            .with_budget(explain::Budget::of_bytes(0));
+        if let Some(header) = received.authorization {
+            explainer = explainer.with_authorization_header(header);
+        }
+        if explainer
+            .explain(&Observed::signature(signature))
+            .is_ok_and(|e| e.verdict() == Verdict::Match)
+        {
+            return Diagnosis::SignedForOrigin {
+                signed: other.url.to_string(),
+                verified: received.request.url().to_string(),
+                from: other.from,
+            };
         }
     }
     let mut explainer =

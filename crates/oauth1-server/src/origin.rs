@@ -236,6 +236,122 @@ fn forwarded<'h>(
     }
 }
 
+/// A URL the client may have signed in place of the server's, and what says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OtherOrigin {
+    /// The request's public URL with another scheme, host or port.
+    pub(crate) url: Url,
+    /// Where that origin comes from, as the diagnosis names it.
+    pub(crate) from: &'static str,
+}
+
+/// The origins a client could have signed `url` (the request's public URL, as verified) for,
+/// other than its own, given the request's headers: the `Host` it sent, with either scheme;
+/// `X-Forwarded-Host` and `-Proto`, and `Forwarded`, whether or not they are trusted for
+/// verification; the origin without its port; `localhost` for a loopback address and the
+/// loopback address for `localhost`. Most likely first, each once; a header that does not
+/// parse adds nothing. For the diagnosis of a bad signature only: none is trusted.
+#[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
+pub(crate) fn other_origins(url: &Url, headers: &[(&str, &str)]) -> Vec<OtherOrigin> {
+    let scheme = url.scheme();
+    let other_scheme = if scheme == "https" { "http" } else { "https" };
+    let mut tried: Vec<(String, String, &'static str)> = Vec::new();
+    let mut add = |scheme: &str, authority: &str, from: &'static str| {
+        tried.push((scheme.to_owned(), authority.to_owned(), from));
+    };
+    let header = |wanted: &str| {
+        headers
+            .iter()
+            .rev()
+            .find(|(name, _)| name.eq_ignore_ascii_case(wanted))
+            .map(|&(_, value)| value)
+    };
+    if let Some(host) = header("host") {
+        add(scheme, host.trim(), "the Host header it sent");
+        add(
+            other_scheme,
+            host.trim(),
+            "the Host header it sent, with the other scheme",
+        );
+    }
+    if let Ok((proto, Some(host))) = forwarded(
+        ProxyHeaders::XForwardedProtoAndHost,
+        headers.iter().copied(),
+    ) {
+        add(
+            proto.as_deref().unwrap_or(scheme),
+            &host,
+            "X-Forwarded-Host and X-Forwarded-Proto, which this server does not trust",
+        );
+    } else if let Ok((Some(proto), None)) =
+        forwarded(ProxyHeaders::XForwardedProto, headers.iter().copied())
+    {
+        let authority = url[url::Position::BeforeHost..url::Position::AfterPort].to_owned();
+        add(
+            &proto,
+            &authority,
+            "X-Forwarded-Proto, which this server does not trust",
+        );
+    }
+    if let Ok((proto, host)) = forwarded(ProxyHeaders::Forwarded, headers.iter().copied()) {
+        if proto.is_some() || host.is_some() {
+            let authority = host.unwrap_or_else(|| {
+                url[url::Position::BeforeHost..url::Position::AfterPort].to_owned()
+            });
+            add(
+                proto.as_deref().unwrap_or(scheme),
+                &authority,
+                "the Forwarded header, which this server does not trust",
+            );
+        }
+    }
+    let host = url.host_str().unwrap_or_default();
+    if url.port().is_some() {
+        add(scheme, host, "this server's origin without its port");
+    }
+    let port = url.port().map_or(String::new(), |p| format!(":{p}"));
+    let loopback = host == "127.0.0.1" || host == "[::1]";
+    if loopback {
+        add(
+            scheme,
+            &format!("localhost{port}"),
+            "localhost, the name of this loopback address",
+        );
+    } else if host.eq_ignore_ascii_case("localhost") {
+        add(
+            scheme,
+            &format!("127.0.0.1{port}"),
+            "127.0.0.1, the address localhost names",
+        );
+    }
+    let mut found: Vec<OtherOrigin> = Vec::new();
+    for (scheme, authority, from) in tried {
+        let Some(other) = with_origin(url, &scheme, &authority) else {
+            continue;
+        };
+        if other != *url && !found.iter().any(|f| f.url == other) {
+            found.push(OtherOrigin { url: other, from });
+        }
+    }
+    found
+}
+
+/// `url` with the scheme `scheme` and the authority `authority` (host, and port if any), if
+/// that makes a URL.
+#[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
+fn with_origin(url: &Url, scheme: &str, authority: &str) -> Option<Url> {
+    if (scheme != "http" && scheme != "https")
+        || authority.is_empty()
+        || authority
+            .bytes()
+            .any(|b| b <= b' ' || b"/?#@\\\"".contains(&b) || b >= 0x7f)
+    {
+        return None;
+    }
+    let rest = &url[url::Position::BeforePath..];
+    Url::parse(&format!("{scheme}://{authority}{rest}")).ok()
+}
+
 /// The last of a comma-separated list of values.
 fn last_value(value: &str) -> &str {
     value.rsplit(',').next().unwrap_or("").trim()
@@ -368,6 +484,55 @@ fn read_value(b: &[u8], mut i: usize) -> Result<(String, usize), (usize, &'stati
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn others(url: &str, headers: &[(&str, &str)]) -> Vec<(String, &'static str)> {
+        other_origins(&Url::parse(url).unwrap(), headers)
+            .into_iter()
+            .map(|o| (o.url.to_string(), o.from))
+            .collect()
+    }
+
+    #[test]
+    fn the_origins_a_client_could_have_signed_for_each_once_the_likeliest_first() {
+        let found = others(
+            "http://127.0.0.1:8080/photos?size=original",
+            &[("Host", "localhost:8080")],
+        );
+        let urls: Vec<&str> = found.iter().map(|(u, _)| u.as_str()).collect();
+        assert_eq!(
+            urls,
+            [
+                "http://localhost:8080/photos?size=original",
+                "https://localhost:8080/photos?size=original",
+                "http://127.0.0.1/photos?size=original",
+            ]
+        );
+        // The server's own origin is not among them, however it is named.
+        let found = others("https://api.example.com/x", &[("host", "api.example.com")]);
+        assert_eq!(
+            found,
+            [(
+                "http://api.example.com/x".to_owned(),
+                "the Host header it sent, with the other scheme"
+            )]
+        );
+        // localhost for a loopback address, and the address for localhost.
+        let found = others("http://[::1]:3000/x", &[]);
+        assert_eq!(found[1].0, "http://localhost:3000/x");
+        let found = others("http://localhost:3000/x", &[]);
+        assert_eq!(found[1].0, "http://127.0.0.1:3000/x");
+        // A header that names no host adds nothing; nor does a scheme that is not http(s).
+        let found = others(
+            "https://api.example.com/x",
+            &[
+                ("host", "evil.example/x"),
+                ("x-forwarded-proto", "gopher"),
+                ("x-forwarded-host", "a b"),
+                ("forwarded", "for=1;host=\"\""),
+            ],
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
 
     /// The cases the property below first found: a fragment, and a space at the end, which
     /// parsing the whole text trims.

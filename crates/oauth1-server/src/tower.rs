@@ -69,7 +69,7 @@ use crate::config::ConfigError;
 
 use crate::error::VerifyError;
 
-use crate::origin::PublicOrigin;
+use crate::origin::{other_origins, PublicOrigin};
 
 use crate::store::{CredentialStore, NonceStore};
 
@@ -334,6 +334,15 @@ where
                         Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
                     };
                     match shared.verifier.read_now(&request, authorization, before) {
+                        // The diagnosis of a bad signature tries the origins the client could
+                        // have signed for: those the request's headers name.
+                        Ok(read) if shared.verifier.diagnoses() && authorization.is_some() => {
+                            let headers: Vec<(&str, &str)> = (parts.headers.iter())
+                                .filter_map(|(n, v)| Some((n.as_str(), v.to_str().ok()?)))
+                                .collect();
+                            let others = other_origins(request.url(), &headers);
+                            (authorization, request, read.with_other_origins(others))
+                        }
                         Ok(read) => (authorization, request, read),
                         Err(e) => return Ok(refuse(&e, authorization, &shared.realm)),
                     }

@@ -9,6 +9,7 @@ use crate::clock::Clock;
 use crate::diagnose::{self, Diagnosis};
 use crate::error::VerifyError;
 use crate::macs::{MacCache, DEFAULT_MAC_CACHE};
+use crate::origin::OtherOrigin;
 use crate::policy::Policy;
 pub(crate) use crate::protocol::Expect;
 use crate::protocol::{find_protocol, ProtocolSpans};
@@ -125,6 +126,17 @@ pub(crate) struct Read {
     params: Parameters,
     realm: Option<String>,
     protocol: ProtocolSpans,
+    /// The origins the client may have signed for instead, which the diagnosis tries.
+    other_origins: Vec<OtherOrigin>,
+}
+
+impl Read {
+    /// The origins the diagnosis of a bad signature tries first, the likeliest first.
+    #[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
+    pub(crate) fn with_other_origins(mut self, origins: Vec<OtherOrigin>) -> Self {
+        self.other_origins = origins;
+        self
+    }
 }
 
 /// What the verifier read of a request before its body (its header and query): the
@@ -209,6 +221,12 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     pub fn with_diagnosis(mut self, per_second: u32) -> Self {
         self.diagnosis = Some(diagnose::Budget::new(per_second));
         self
+    }
+
+    /// Whether bad signatures are diagnosed ([`with_diagnosis`](Self::with_diagnosis)).
+    #[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
+    pub(crate) fn diagnoses(&self) -> bool {
+        self.diagnosis.is_some()
     }
 
     /// What one diagnosis may cost ([`with_diagnosis`](Self::with_diagnosis), which it
@@ -357,6 +375,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             params,
             realm,
             protocol,
+            other_origins: Vec::new(),
         })
     }
 
@@ -496,6 +515,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                             verifier: text(b"oauth_verifier"),
                             signature,
                             authorization,
+                            other_origins: &read.other_origins,
                         };
                         // Boxed: only a bad signature makes it, and its future is the largest
                         // of those a verification awaits, which every verification would carry.

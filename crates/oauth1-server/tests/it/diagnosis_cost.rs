@@ -192,3 +192,115 @@ fn hostile_requests_do_not_hold_the_server() {
         }
     });
 }
+
+/// A client that signed for another origin than the server verifies at is told which, from
+/// what the request says: the `Host` it sent, forwarding headers the server does not trust,
+/// `localhost` for a loopback address.
+#[cfg(feature = "tower")]
+#[test]
+fn a_client_that_signed_for_another_origin_is_told_which() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use oauth1_server::tower::VerifyLayer;
+    use tower::{service_fn, Layer, ServiceExt};
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // The advice of the 401 a request gets, signed for `signed` with `secret` and sent with
+    // `headers` to a layer for `origin`.
+    let advice = |origin: &str, signed: &str, secret: &str, headers: &[(&str, &str)]| {
+        let verifier = Verifier::new(credentials(), MemoryNonceStore::new()).with_diagnosis(100);
+        let layer = VerifyLayer::new(verifier, origin).unwrap();
+        let service = layer.layer(service_fn(|_: http::Request<Full<Bytes>>| async {
+            Ok::<_, std::convert::Infallible>(http::Response::new(Full::new(Bytes::new())))
+        }));
+        let header = Signer::new(Consumer::new(CONSUMER.0, secret))
+            .with_token(Token::new(TOKEN.0, TOKEN.1))
+            .sign_now(&Request::new("GET", signed).unwrap())
+            .unwrap()
+            .authorization();
+        let parsed = url::Url::parse(signed).unwrap();
+        let target = &parsed[url::Position::BeforePath..];
+        let mut request = http::Request::get(target).header("authorization", header);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(Full::new(Bytes::new())).unwrap();
+        runtime.block_on(async {
+            let response = service.oneshot(request).await.unwrap();
+            assert_eq!(response.status().as_u16(), 401);
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            let (_, advice) = url::form_urlencoded::parse(&body)
+                .find(|(name, _)| name == "oauth_problem_advice")
+                .unwrap();
+            advice.into_owned()
+        })
+    };
+    let readme = "http://127.0.0.1:8080";
+    let said = advice(
+        readme,
+        "http://localhost:8080/photos?size=original",
+        CONSUMER.1,
+        &[("host", "localhost:8080")],
+    );
+    assert!(
+        said.contains("the client signed this request for http://localhost:8080/photos?size=original (the Host header it sent), and this server verifies it as http://127.0.0.1:8080/photos?size=original"),
+        "{said}"
+    );
+    // Without a Host header to say it, localhost is tried for a loopback address.
+    let said = advice(readme, "http://localhost:8080/photos", CONSUMER.1, &[]);
+    assert!(
+        said.contains("(localhost, the name of this loopback address)"),
+        "{said}"
+    );
+    // Signed for the other scheme of its Host.
+    let said = advice(
+        "http://api.example.com",
+        "https://api.example.com/photos",
+        CONSUMER.1,
+        &[("host", "api.example.com")],
+    );
+    assert!(
+        said.contains(
+            "for https://api.example.com/photos (the Host header it sent, with the other scheme)"
+        ),
+        "{said}"
+    );
+    // Behind a proxy whose headers the server does not trust.
+    let said = advice(
+        "http://127.0.0.1:3000",
+        "https://photos.example.net/photos",
+        CONSUMER.1,
+        &[
+            ("x-forwarded-proto", "https"),
+            ("x-forwarded-host", "photos.example.net"),
+        ],
+    );
+    assert!(
+        said.contains("(X-Forwarded-Host and X-Forwarded-Proto, which this server does not trust)"),
+        "{said}"
+    );
+    let said = advice(
+        "http://127.0.0.1:3000",
+        "https://photos.example.net/photos",
+        CONSUMER.1,
+        &[(
+            "forwarded",
+            "for=192.0.2.60;proto=https;host=photos.example.net",
+        )],
+    );
+    assert!(
+        said.contains("(the Forwarded header, which this server does not trust)"),
+        "{said}"
+    );
+    // A wrong secret is not another origin.
+    let said = advice(
+        readme,
+        "http://localhost:8080/photos",
+        "a wrong secret",
+        &[("host", "localhost:8080")],
+    );
+    assert!(!said.contains("signed this request for"), "{said}");
+}
