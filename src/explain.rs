@@ -273,7 +273,7 @@ impl Explanation {
         let what = self.observed_what;
         match self.verdict {
             Verdict::Match => format!(
-                "The observed {what} equals the reference: nothing differs in what was given. If the request is still refused, compare what was sent with what was signed (URL, body, Content-Type, header) and check the clock and the nonce."
+                "The observed {what} equals the reference: nothing differs in what was given. If the server still refuses the request, it computes differently or refuses something else. Next: if its 401 echoes its base string (many do), explain that (--server-response) to see where the two differ; if it echoes nothing, `oauth1 probe` sends the request signed as each known mistake would sign it until one is accepted; compare what was sent with what was signed (URL, body, Content-Type, header); and check the clock (oauth_timestamp within the server's window, often 5 minutes) and that the nonce was not used before."
             ),
             Verdict::Explained if self.causes.contains(&Cause::QueryStartNotSigned) => {
                 let cause = Cause::QueryStartNotSigned;

@@ -189,6 +189,15 @@ def main():
                  "            scheme-changed: no request avoids it: sign as the server computes (the cause above)"):
         if line not in shown.splitlines():
             failures.append("the probe's text lacks %r:\n%s" % (line, shown))
+    # A profile that computes as the server does is offered only if it signs the request
+    # probed: WooCommerce's takes the consumer key alone, so not for a request with a token.
+    php = Server({"parsed-as-php"})
+    args = [oauth1, "probe", "--interval", "0", "--consumer-key", CONSUMER_KEY, "--url", php.url(),
+            "--token", TOKEN]
+    shown = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120).stdout
+    if "sign as this server computes: --profile" in shown \
+            or "but that profile cannot sign this request" not in shown:
+        failures.append("a profile that cannot sign the request probed was offered:\n%s" % shown)
     check(Server(), "the exact server", "rfc", code=0)
     check(Server(secret="another-secret"), "a server holding another secret", "none", code=1)
     # The budget: five requests, not one more.

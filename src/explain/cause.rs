@@ -160,7 +160,7 @@ causes! {
         "Keep the path's percent-escapes as sent in the base string URI (RFC 5849 §3.4.1.2): in Go, use URL.EscapedPath(), not URL.Path. As a client, send a path without percent-escapes.";
     SchemeChanged = "scheme-changed", 7,
         "used the other scheme (http for https or the reverse), typical behind a TLS-terminating proxy",
-        "Build the base string URI from the URL the client used: behind a proxy, take the public scheme from its trusted Forwarded or X-Forwarded-Proto header.";
+        "The side that signed the other scheme signs the URL as it is sent: a client that sends https signs https (sign the URL you send, not one configured apart); a server behind a TLS-terminating proxy builds the base string URI with the public scheme, from its trusted Forwarded or X-Forwarded-Proto header.";
     MethodNotUppercased = "method-not-uppercased", 30,
         "used the HTTP method as written instead of uppercased",
         "Uppercase the HTTP method in the base string (RFC 5849 §3.4.1.1).";

@@ -134,7 +134,18 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
         let text = serde_json::to_string(&line).map_err(|e| e.to_string())?;
         crate::terminal::line(&crate::terminal::json(&text));
     } else {
-        crate::terminal::out(text(&report, args.max_requests).as_bytes());
+        // A profile is offered only if it signs this request: some sign only some requests.
+        let refuses = |profile: &Profile| match profile.sign(
+            &flags.signer,
+            &request,
+            &flags.nonce,
+            flags.timestamp,
+        ) {
+            Ok(_) => None,
+            Err(oauth1_signer::Error::RefusedByProfile { reason, .. }) => Some(reason.to_string()),
+            Err(e) => Some(e.to_string()),
+        };
+        crate::terminal::out(text(&report, args.max_requests, refuses).as_bytes());
     }
     Ok(matches!(
         report.verdict(),
@@ -260,7 +271,13 @@ fn client_side(cause: Cause) -> Option<&'static str> {
 }
 
 /// The report in words: the verdict, what it means for the client and for the server's owner.
-fn text(report: &ProbeReport, max_requests: usize) -> String {
+/// `refuses` says why a profile cannot sign the request probed, if it cannot: such a profile is
+/// not offered.
+fn text(
+    report: &ProbeReport,
+    max_requests: usize,
+    refuses: impl Fn(&Profile) -> Option<String>,
+) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let requests = report.requests();
@@ -278,7 +295,9 @@ fn text(report: &ProbeReport, max_requests: usize) -> String {
                 let _ = writeln!(out, "cause:      {cause}: the server {}", cause.what());
             }
             let _ = writeln!(out, "requests:   {requests}, the last one accepted");
-            if let Some(profile) = Profile::deviating_by(causes) {
+            let profile = Profile::deviating_by(causes);
+            let refused = profile.and_then(&refuses);
+            if let (Some(profile), None) = (profile, &refused) {
                 let _ = writeln!(
                     out,
                     "client:     sign as this server computes: --profile {} ({})",
@@ -286,10 +305,21 @@ fn text(report: &ProbeReport, max_requests: usize) -> String {
                     profile.provider()
                 );
             } else {
-                let _ = writeln!(
-                    out,
-                    "client:     this server departs from RFC 5849; no profile signs as it does. Ask its owner to fix it; meanwhile a client is accepted when it makes the same mistake, or sends nothing the mistake changes:"
-                );
+                match (profile, refused) {
+                    (Some(profile), Some(why)) => {
+                        let _ = writeln!(
+                            out,
+                            "client:     this server departs from RFC 5849 as the {} profile computes, but that profile cannot sign this request ({why}). Meanwhile a client is accepted when it makes the same mistake, or sends nothing the mistake changes:",
+                            profile.name()
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(
+                            out,
+                            "client:     this server departs from RFC 5849; no profile signs as it does. Ask its owner to fix it; meanwhile a client is accepted when it makes the same mistake, or sends nothing the mistake changes:"
+                        );
+                    }
+                }
                 for cause in causes {
                     let _ = writeln!(
                         out,
