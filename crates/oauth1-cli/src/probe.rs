@@ -142,7 +142,7 @@ pub(crate) fn run(args: ProbeArgs) -> Result<bool, String> {
             flags.timestamp,
         ) {
             Ok(_) => None,
-            Err(oauth1_signer::Error::RefusedByProfile { reason, .. }) => Some(reason.to_string()),
+            Err(oauth1_signer::Error::RefusedByProfile { reason, .. }) => Some(reason.clone()),
             Err(e) => Some(e.to_string()),
         };
         crate::terminal::out(text(&report, args.max_requests, refuses).as_bytes());
@@ -296,8 +296,8 @@ fn text(
             }
             let _ = writeln!(out, "requests:   {requests}, the last one accepted");
             let profile = Profile::deviating_by(causes);
-            let refused = profile.and_then(&refuses);
-            if let (Some(profile), None) = (profile, &refused) {
+            let why_not = profile.and_then(&refuses);
+            if let (Some(profile), None) = (profile, &why_not) {
                 let _ = writeln!(
                     out,
                     "client:     sign as this server computes: --profile {} ({})",
@@ -305,7 +305,7 @@ fn text(
                     profile.provider()
                 );
             } else {
-                match (profile, refused) {
+                match (profile, why_not) {
                     (Some(profile), Some(why)) => {
                         let _ = writeln!(
                             out,

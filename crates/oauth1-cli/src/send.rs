@@ -122,6 +122,11 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
     // The signed request is named by its host only: its URL may carry the signature (and with
     // PLAINTEXT, both secrets), and it could be replayed within the server's window.
     let host = origin(request.url());
+    // The request as sent, for the probe a refusal suggests: not for PLAINTEXT, whose header
+    // is the secrets.
+    let as_curl = (signer.method() != SignatureMethod::Plaintext)
+        .then(|| curl_of(&request, content_type.as_deref(), &sent_body))
+        .flatten();
     let response = client
         .execute(request)
         .map_err(|e| sending_failed(e, &host, timeout))?;
@@ -172,9 +177,56 @@ pub(crate) fn run(args: &SendArgs) -> Result<(), String> {
                 "The server echoed the base string it computed; compared with this request's:"
             );
             let _ = crate::explain::report(&mut stderr, &explanation, Some(&echoed));
+        } else if status.as_u16() == 401 && !cut {
+            // This request is signed as RFC 5849 says: a server that refuses it computes
+            // otherwise, or holds other credentials, and the probe asks it which.
+            if let Some(curl) = &as_curl {
+                tell!(
+                    "next: the server echoed no base string. Ask it which reading it accepts (it sends this request signed as each known mistake would sign it, GET and HEAD unless --allow-method):\n  oauth1 probe --curl {}",
+                    shell_quoted(curl)
+                );
+            } else {
+                tell!(
+                    "next: the server echoed no base string. oauth1 probe, with the flags given here, asks it which reading it accepts."
+                );
+            }
         }
     }
     Err(format!("the server answered {status}"))
+}
+
+/// The request as a curl command (its method, URL, `Authorization` and `Content-Type`
+/// headers and body), as `oauth1 probe --curl` reads it; `None` for a body that is not text or
+/// is longer than 16 KiB, which a command line does not carry well.
+fn curl_of(
+    request: &reqwest::blocking::Request,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Option<String> {
+    let body = std::str::from_utf8(body)
+        .ok()
+        .filter(|b| b.len() <= 16 * 1024)?;
+    let mut curl = format!(
+        "curl -X {} {}",
+        request.method(),
+        shell_quoted(request.url().as_str())
+    );
+    if let Some(authorization) = request.headers().get(reqwest::header::AUTHORIZATION) {
+        let header = format!("Authorization: {}", authorization.to_str().ok()?);
+        curl = curl + " -H " + &shell_quoted(&header);
+    }
+    if let Some(content_type) = content_type {
+        curl = curl + " -H " + &shell_quoted(&format!("Content-Type: {content_type}"));
+    }
+    if !body.is_empty() {
+        curl = curl + " --data-raw " + &shell_quoted(body);
+    }
+    Some(curl)
+}
+
+/// `text` single-quoted for a POSIX shell.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// The answer's status line and headers, as text.

@@ -199,6 +199,11 @@ fn a_refusal_fails_and_an_echoed_base_string_is_diagnosed() {
             .contains("\nproblem:    signature_invalid\nadvice:     the signature does not match"),
         "{stderr}"
     );
+    // No base string echoed: the probe is offered, with the request as sent.
+    let offered = format!(
+        "next: the server echoed no base string. Ask it which reading it accepts (it sends this request signed as each known mistake would sign it, GET and HEAD unless --allow-method):\n  oauth1 probe --curl 'curl -X GET '\\''{origin}/echo'\\'' -H '\\''Authorization: OAuth "
+    );
+    assert!(stderr.contains(&offered), "{stderr}");
 
     // The mistaken server echoes its base string: the diagnosis names its mistake.
     let out = send(&[&format!("{origin}/mistaken?q=two words")]);
