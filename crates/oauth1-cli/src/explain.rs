@@ -156,6 +156,20 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         );
     }
     let _ = report(&mut out, &explanation, observed.base_string.as_deref());
+    // A capture whose Host names another host than its URL: the client may have signed for
+    // the one it sent the request to.
+    if explanation.verdict() == Verdict::Unexplained {
+        let signed_for = (flags.host_url())
+            .filter(|url| (observed.signature.as_deref()).is_some_and(|s| flags.signs_at(url, s)));
+        if let Some(url) = signed_for {
+            let _ = writeln!(
+                out,
+                "signed for: {} (the request's Host header), not {}: the client signed the URL of the host it sent the request to; sign the URL as the server reads it, or give explain that URL",
+                crate::terminal::value(&url),
+                crate::terminal::value(flags.url())
+            );
+        }
+    }
     if let Some(profile) = profile {
         let _ = writeln!(out, "profile:    {}", crate::terminal::value(&profile.text));
     }

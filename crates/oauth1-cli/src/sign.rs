@@ -169,6 +169,45 @@ impl FromFlags {
         self.protocol.authorization.as_deref()
     }
 
+    /// The URL the capture's `Host` header names, when it names another host or port than
+    /// its URL: what a client that signed for the host it sent the request to signed.
+    pub(crate) fn host_url(&self) -> Option<String> {
+        let host = self.capture.header("host")?.trim();
+        let url = url::Url::parse(&self.capture.url).ok()?;
+        let authority = &url[url::Position::BeforeHost..url::Position::AfterPort];
+        if host.is_empty() || host.eq_ignore_ascii_case(authority) {
+            return None;
+        }
+        Some(format!(
+            "{}://{host}{}",
+            url.scheme(),
+            &url[url::Position::BeforePath..]
+        ))
+    }
+
+    /// Whether this request, signed for `url` instead, gives `signature`, as explain reads
+    /// it (its header's parameters collected too).
+    pub(crate) fn signs_at(&self, url: &str, signature: &str) -> bool {
+        let mut capture = self.capture.clone();
+        url.clone_into(&mut capture.url);
+        let Ok(request) = self.protocol.request(&capture) else {
+            return false;
+        };
+        let observed = oauth1_cases::ObservedField {
+            signature: Some(signature.to_owned()),
+            base_string: None,
+        };
+        oauth1_cases::explain_within(
+            oauth1_signer::explain::Budget::of_bytes(0),
+            &self.signer,
+            &request,
+            (&self.nonce, self.timestamp),
+            (url, self.authorization()),
+            &observed,
+        )
+        .is_ok_and(|e| e.verdict() == oauth1_signer::explain::Verdict::Match)
+    }
+
     /// The request signed, as its profile's provider computes when one is given.
     pub(crate) fn sign(&self) -> Result<Signed, Error> {
         let request = self.request()?;

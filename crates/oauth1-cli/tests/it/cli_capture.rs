@@ -918,3 +918,47 @@ fn the_web_page_verifies_as_the_command_line_does() {
         ["", "stale-timestamp", "bad-signature"].concat().repeat(6)
     );
 }
+
+/// A capture whose `Host` header names another host than its URL, signed for the host it was
+/// sent to: explain says which URL the client signed.
+#[test]
+fn a_capture_signed_for_its_host_header_says_so() {
+    use oauth1_signer::{Consumer, Nonce, Request, Signer, Timestamp, Token};
+
+    let signed_for = "https://api.example.com/photos?size=original";
+    let header = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"))
+        .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"))
+        .sign(
+            &Request::new("GET", signed_for).unwrap(),
+            &Nonce::new("kllo9940pd9333jh").unwrap(),
+            Timestamp::new(1_191_242_096),
+        )
+        .unwrap()
+        .authorization();
+    let curl = format!(
+        "curl 'https://127.0.0.1:8443/photos?size=original' -H 'Host: api.example.com' -H {}",
+        single_quoted(&format!("Authorization: {header}"))
+    );
+    let secrets = (Some("kd94hf93k423kf44"), Some("pfkkdhi9sl3r4s00"));
+    let (_, out, err) = run(&["explain", "--curl", &curl], secrets, "");
+    assert!(out.starts_with("verdict:    unexplained\n"), "{out}{err}");
+    assert!(
+        out.contains("\nsigned for: https://api.example.com/photos?size=original (the request's Host header), not https://127.0.0.1:8443/photos?size=original: "),
+        "{out}"
+    );
+    // Signed for its URL, as the Host says nothing else: a match, nothing more.
+    let (matched, out, _) = run(
+        &[
+            "explain",
+            "--curl",
+            &curl.replace("127.0.0.1:8443", "api.example.com"),
+        ],
+        secrets,
+        "",
+    );
+    assert!(
+        out.starts_with("verdict:    match\n") && !out.contains("signed for:"),
+        "{out}"
+    );
+    assert!(matched);
+}
