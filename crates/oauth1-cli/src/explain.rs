@@ -156,25 +156,36 @@ pub(crate) fn one(mut args: ExplainArgs) -> Result<bool, String> {
         );
     }
     let _ = report(&mut out, &explanation, observed.base_string.as_deref());
-    // A capture whose Host names another host than its URL: the client may have signed for
-    // the one it sent the request to.
-    if explanation.verdict() == Verdict::Unexplained {
-        let signed_for = (flags.host_url())
-            .filter(|url| (observed.signature.as_deref()).is_some_and(|s| flags.signs_at(url, s)));
-        if let Some(url) = signed_for {
-            let _ = writeln!(
-                out,
-                "signed for: {} (the request's Host header), not {}: the client signed the URL of the host it sent the request to; sign the URL as the server reads it, or give explain that URL",
-                crate::terminal::value(&url),
-                crate::terminal::value(flags.url())
-            );
-        }
-    }
+    signed_for(&mut out, &explanation, &flags, &observed);
     if let Some(profile) = profile {
         let _ = writeln!(out, "profile:    {}", crate::terminal::value(&profile.text));
     }
     crate::terminal::out(&out);
     Ok(matched)
+}
+
+/// For a capture whose `Host` names another host than its URL, nothing else explaining its
+/// signature: the line that says the client signed for the host it sent the request to, when
+/// it did.
+fn signed_for(
+    out: &mut Vec<u8>,
+    explanation: &Explanation,
+    flags: &FromFlags,
+    observed: &ObservedField,
+) {
+    if explanation.verdict() != Verdict::Unexplained {
+        return;
+    }
+    let signed_for = (flags.host_url())
+        .filter(|url| (observed.signature.as_deref()).is_some_and(|s| flags.signs_at(url, s)));
+    if let Some(url) = signed_for {
+        let _ = writeln!(
+            out,
+            "signed for: {} (the request's Host header), not {}: the client signed the URL of the host it sent the request to; sign the URL as the server reads it, or give explain that URL",
+            crate::terminal::value(&url),
+            crate::terminal::value(flags.url())
+        );
+    }
 }
 
 /// An explanation, and what was read to make it: the flags, what was observed, the profile.
