@@ -148,6 +148,10 @@ pub enum VerifyError {
         /// yet, so it is answered 401 with a challenge (RFC 7235 §3.1), where one missing some
         /// of them is malformed, 400 (RFC 5849 §3.2).
         unauthenticated: bool,
+        /// Whether the request is signed with PLAINTEXT and lacks only `oauth_timestamp` or
+        /// `oauth_nonce`, which RFC 5849 §3.1 lets PLAINTEXT leave out: refused all the same,
+        /// since nothing would stop a replay, and the message says so.
+        plaintext: bool,
     },
     /// A protocol parameter is given twice.
     #[non_exhaustive]
@@ -378,6 +382,15 @@ impl fmt::Display for VerifyError {
         match self {
             VerifyError::Malformed { detail, .. } => f.write_str(detail),
             VerifyError::AmbiguousPath { problem } => problem.fmt(f),
+            VerifyError::MissingParameters {
+                names,
+                plaintext: true,
+                ..
+            } => write!(
+                f,
+                "missing {}: RFC 5849 §3.1 lets PLAINTEXT leave out oauth_timestamp and oauth_nonce, but without them nothing tells a replayed request from a new one, so this server requires them with every method: send both",
+                names.join(", ")
+            ),
             VerifyError::MissingParameters { names, .. } => {
                 write!(f, "missing {}", names.join(", "))
             }

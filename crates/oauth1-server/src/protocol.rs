@@ -194,6 +194,7 @@ impl Expect {
                 Err(VerifyError::MissingParameters {
                     names: vec!["oauth_callback"],
                     unauthenticated: false,
+                    plaintext: false,
                 })
             }
             Expect::TokenRequest if !has_token || !has("oauth_verifier") => {
@@ -206,6 +207,7 @@ impl Expect {
                     .flatten()
                     .collect(),
                     unauthenticated: false,
+                    plaintext: false,
                 })
             }
             Expect::Resource | Expect::TemporaryRequest | Expect::TokenRequest => Ok(()),

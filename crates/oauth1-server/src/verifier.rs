@@ -635,7 +635,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             ),
         ];
         if required.iter().any(|(_, present)| !present) {
-            let missing = required
+            let missing: Vec<&'static str> = required
                 .iter()
                 .filter(|(_, present)| !present)
                 .map(|(name, _)| *name)
@@ -644,9 +644,12 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             // one (the signature was taken out of the parameters, and is in the spans).
             let unauthenticated =
                 protocol.is_empty() && !params.iter().any(|p| p.name.starts_with(b"oauth_"));
+            let plaintext = params.at(protocol.signature_method.as_ref()) == b"PLAINTEXT"
+                && (missing.iter()).all(|n| matches!(*n, "oauth_timestamp" | "oauth_nonce"));
             return Err(VerifyError::MissingParameters {
                 names: missing,
                 unauthenticated,
+                plaintext,
             });
         }
         let text = |span: Option<&Span>| String::from_utf8_lossy(params.at(span)).into_owned();

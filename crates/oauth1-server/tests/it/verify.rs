@@ -257,6 +257,17 @@ fn each_check_fails_on_its_own_with_its_reason_and_message() {
             Reason::MissingParameter,
             "missing oauth_nonce",
         ),
+        // PLAINTEXT may leave both out (RFC 5849 §3.1): refused, and the message says why.
+        (
+            crafted(&[
+                ("oauth_consumer_key", CK),
+                ("oauth_token", TK),
+                ("oauth_signature_method", "PLAINTEXT"),
+                ("oauth_signature", "kd94hf93k423kf44%26pfkkdhi9sl3r4s00"),
+            ]),
+            Reason::MissingParameter,
+            "missing oauth_timestamp, oauth_nonce: RFC 5849 §3.1 lets PLAINTEXT leave out oauth_timestamp and oauth_nonce, but without them nothing tells a replayed request from a new one, so this server requires them with every method: send both",
+        ),
         (
             crafted(&[("oauth_token", TK)]),
             Reason::MissingParameter,
