@@ -1,11 +1,16 @@
 //! Explaining stays interactive: a request with 20 parameters, observed values that no cause
 //! explains, so that every single cause and every pair of causes is tried; and the same search
-//! as a server's diagnosis makes it, whose cost `docs/servers.md` states.
+//! as a server's diagnosis makes it, whose cost `docs/servers.md` states. Then the search's
+//! bound: requests of 1 to 1,024 query parameters, and one of 255 and a 0.93 MB form body (a
+//! server's default limits), each with a mistake found among the single causes (the typical
+//! diagnosis) and with a signature nothing explains (the worst: the whole search, or its
+//! budget). Inside the timed loop: the explanation, from the request already parsed; outside:
+//! building the request and the signatures.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use oauth1_signer::explain::{Explainer, Observed, Verdict};
+use oauth1_signer::explain::{Cause, Explainer, Observed, Verdict};
 use oauth1_signer::{Consumer, Nonce, Realm, Request, Signer, Timestamp, Token};
 
 const URL: &str = "https://API.Example.com:443/1.1/statuses/update.json?include_entities=true\
@@ -88,5 +93,64 @@ fn unexplained(c: &mut Criterion, name: &str, explainer: &Explainer<'_>, observe
     });
 }
 
-criterion_group!(benches, explain);
+/// A request of `count` query parameters full of escapes, and a form body of `fields` fields of
+/// about 1.3 KB each.
+fn sized(count: usize, fields: usize) -> (String, Vec<u8>) {
+    let pairs: Vec<String> = (0..count)
+        .map(|i| format!("q%20{i}=a+b%20c%2f~!*()/:@,;$%c3%a9=z"))
+        .collect();
+    let url = format!("https://api.example.com/photos?{}", pairs.join("&"));
+    let value = "x%20".repeat(332);
+    let body: Vec<String> = (0..fields).map(|i| format!("f{i}={value}")).collect();
+    (url, body.join("&").into_bytes())
+}
+
+fn bound(c: &mut Criterion) {
+    let signer = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "kd94hf93k423kf44"))
+        .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"));
+    let other = Signer::new(Consumer::new("dpf43f3p2l4k3l03", "another secret"))
+        .with_token(Token::new("nnch734d00sl2jdk", "pfkkdhi9sl3r4s00"));
+    let nonce = Nonce::new("kllo9940pd9333jh").unwrap();
+    let timestamp = Timestamp::new(1_191_242_096);
+    let mut group = c.benchmark_group("diagnosis bound");
+    group.sample_size(10);
+    for (count, fields) in [(1, 0), (16, 0), (64, 0), (256, 0), (1024, 0), (255, 700)] {
+        let (url, body) = sized(count, fields);
+        let request = if fields == 0 {
+            Request::new("GET", &url).unwrap()
+        } else {
+            Request::new("POST", &url).unwrap().with_form_body(&body)
+        };
+        let explainer = Explainer::new(&signer, &request, &nonce, timestamp);
+        let size = if fields == 0 {
+            format!("{count} parameters")
+        } else {
+            format!(
+                "{count} parameters and a {} KB form body",
+                body.len() / 1000
+            )
+        };
+        // Typical: a mistake found among the single causes.
+        let (_, typical) = explainer.reproduce(&[Cause::PlusForSpace]).unwrap();
+        let typical = typical.unwrap();
+        let typical = Observed::signature(typical.as_str());
+        let found = explainer.explain(&typical).unwrap();
+        assert_eq!(found.causes(), [Cause::PlusForSpace], "{size}");
+        group.bench_function(format!("typical, {size}"), |b| {
+            b.iter(|| explainer.explain(black_box(&typical)).unwrap());
+        });
+        // Worst: nothing explains it.
+        let wrong = other.sign(&request, &nonce, timestamp).unwrap();
+        let worst = Observed::signature(wrong.signature().as_str());
+        let answer = explainer.explain(&worst).unwrap();
+        assert_eq!(answer.verdict(), Verdict::Unexplained, "{size}");
+        println!("worst, {size}: {}", answer.searched());
+        group.bench_function(format!("worst, {size}"), |b| {
+            b.iter(|| explainer.explain(black_box(&worst)).unwrap());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, explain, bound);
 criterion_main!(benches);
