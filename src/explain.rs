@@ -146,9 +146,10 @@ impl fmt::Debug for Observed<'_> {
 pub enum Verdict {
     /// The observed value equals the reference: nothing differs in what was given.
     Match,
-    /// One cause, or one pair of causes, reproduces the observed value exactly.
+    /// One cause, or two or three causes together, reproduce the observed value exactly.
     Explained,
-    /// No single cause and no pair of causes reproduces it.
+    /// No single cause, and no two or three causes together, reproduce it (or none of those
+    /// tried within the [`Budget`]: [`Explanation::searched`]).
     Unexplained,
 }
 
@@ -196,8 +197,8 @@ impl Explanation {
     }
 
     /// The explanation: empty unless [`Verdict::Explained`]; one cause that reproduces the
-    /// observed value alone (the likeliest of those that do), or the two causes of a pair that
-    /// reproduces it together ([`is_pair`](Self::is_pair)). Other single causes that reproduce
+    /// observed value alone (the likeliest of those that do), or the two or three causes that
+    /// reproduce it together ([`is_pair`](Self::is_pair)). Other single causes that reproduce
     /// it as well are [`alternatives`](Self::alternatives), never here.
     #[must_use]
     pub fn causes(&self) -> &[Cause] {
@@ -213,7 +214,7 @@ impl Explanation {
         &self.alternatives
     }
 
-    /// Whether the causes act together (a pair) rather than each alone.
+    /// Whether the causes act together (a pair, or three) rather than each alone.
     #[must_use]
     pub fn is_pair(&self) -> bool {
         self.pair
@@ -290,6 +291,18 @@ impl Explanation {
                 }
                 text
             }
+            Verdict::Explained if self.pair && self.causes.len() == 3 => {
+                let (a, b, c) = (self.causes[0], self.causes[1], self.causes[2]);
+                format!(
+                    "Three mistakes together reproduce the observed {what}: the other side {} ({a}), {} ({b}), and {} ({c}). To fix: {} {} {}",
+                    a.what(),
+                    b.what(),
+                    c.what(),
+                    a.fix(),
+                    b.fix(),
+                    c.fix()
+                )
+            }
             Verdict::Explained if self.pair => {
                 let (a, b) = (self.causes[0], self.causes[1]);
                 format!(
@@ -335,8 +348,9 @@ impl Explanation {
                 )
             }
             Verdict::Unexplained => {
-                let mut text =
-                    format!("No single cause and no pair of causes reproduces the observed {what}.");
+                let mut text = format!(
+                    "No single cause, and no two or three causes together, reproduce the observed {what}."
+                );
                 if let Some(difference) = &self.difference {
                     let _ = write!(text, " The base strings differ: {difference}.");
                 } else if self.base_strings_agree {
@@ -551,6 +565,11 @@ impl<'a> Explainer<'a> {
             explanation.causes = causes;
             explanation.reproduced = Some(base);
             explanation.unsigned = names;
+        } else if let Some((causes, base)) = search.first_triple(&effective) {
+            explanation.verdict = Verdict::Explained;
+            explanation.pair = true;
+            explanation.causes = causes;
+            explanation.reproduced = Some(base);
         }
         explanation.searched = search.searched(&effective);
         if explanation.difference.is_none() {
@@ -762,7 +781,22 @@ impl<'c, 'o> Search<'c, 'o> {
                 )
             })
             .count();
-        let whole = 1 + Cause::ALL.len() + pairs + unsigned + counts * (1 + others);
+        let mut triples = 0;
+        for (i, a) in changing.iter().enumerate() {
+            for (j, b) in changing.iter().enumerate().skip(i + 1) {
+                for c in &changing[j + 1..] {
+                    let apart = |x: &Cause, y: &Cause| {
+                        !EXCLUSIVE
+                            .iter()
+                            .any(|group| group.contains(x) && group.contains(y))
+                    };
+                    if apart(a, b) && apart(a, c) && apart(b, c) {
+                        triples += 1;
+                    }
+                }
+            }
+        }
+        let whole = 1 + Cause::ALL.len() + pairs + unsigned + counts * (1 + others) + triples;
         Searched::new(tried, whole, false)
     }
 
@@ -896,6 +930,44 @@ impl<'c, 'o> Search<'c, 'o> {
             }
         }
         Ok(None)
+    }
+
+    /// The most likely three effective causes that reproduce the observed value together,
+    /// once no single cause, pair, or parameter left unsigned does: the triples tried in the
+    /// order of their causes' likelihood, so that the first found is the likeliest. Each is
+    /// tried only after every pair, so none of its pairs reproduces the value.
+    fn first_triple(&self, effective: &[(Cause, Attempt)]) -> Option<(Vec<Cause>, BaseString)> {
+        let mut causes: Vec<Cause> = effective.iter().map(|(c, _)| *c).collect();
+        causes.sort_by_key(|c| c.rank());
+        let apart = |a: Cause, b: Cause| {
+            !EXCLUSIVE
+                .iter()
+                .any(|group| group.contains(&a) && group.contains(&b))
+        };
+        let skipped = [Cause::ParameterNotSigned, Cause::QueryStartNotSigned];
+        causes.retain(|c| !skipped.contains(c));
+        for (i, &a) in causes.iter().enumerate() {
+            for (j, &b) in causes.iter().enumerate().skip(i + 1) {
+                if !apart(a, b) {
+                    continue;
+                }
+                for &c in &causes[j + 1..] {
+                    if !apart(a, c) || !apart(b, c) {
+                        continue;
+                    }
+                    if !self.meter.afford() {
+                        return None;
+                    }
+                    let Ok(attempt) = self.attempt(Switches::of(&[a, b, c])) else {
+                        continue;
+                    };
+                    if self.reproduces(&attempt) {
+                        return Some((vec![a, b, c], attempt.base_string));
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The most likely pair of effective causes that reproduces the observed value and that

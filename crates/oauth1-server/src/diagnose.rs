@@ -22,14 +22,14 @@ use oauth1_signer::{
 pub enum Diagnosis {
     /// These mistakes reproduce the client's signature: signing the received request with
     /// the server's secrets and them gives exactly what the client sent. Most likely first;
-    /// `pair` when it takes both of the first two together.
+    /// `pair` when it takes them all together (two or three).
     Found {
         /// The mistakes, by the ids of the shared vocabulary.
         causes: Vec<Cause>,
-        /// Whether the first two together reproduce it (rather than each alone).
+        /// Whether they reproduce it together, two or three of them (rather than each alone).
         pair: bool,
     },
-    /// No single mistake and no pair of them reproduces it (or the credentials are not
+    /// No single mistake, and no two or three of them together, reproduce it (or the credentials are not
     /// known: the two are not told apart).
     NotFound,
     /// None of the readings tried reproduces it, but the search stopped at its cost budget
@@ -73,14 +73,16 @@ impl fmt::Display for Diagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Diagnosis::Found { causes, pair: true } if causes.len() >= 2 => {
-                let (a, b) = (causes[0], causes[1]);
+                let ids: Vec<&str> = causes.iter().map(|c| c.id()).collect();
+                let what: Vec<&str> = causes.iter().map(|c| c.what()).collect();
+                let fixes: Vec<&str> = causes.iter().map(|c| c.fix()).collect();
+                let (last, first) = ids.split_last().unwrap_or((&"", &[]));
                 write!(
                     f,
-                    "the client's signature matches this request signed with {a} and {b} together: it {}, and {}. To fix: {} {}",
-                    a.what(),
-                    b.what(),
-                    a.fix(),
-                    b.fix()
+                    "the client's signature matches this request signed with {} and {last} together: it {}. To fix: {}",
+                    first.join(", "),
+                    what.join(", and "),
+                    fixes.join(" ")
                 )
             }
             Diagnosis::Found { causes, .. } => match causes.first() {
