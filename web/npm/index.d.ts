@@ -71,7 +71,7 @@ export type ExplainResult =
     | {
           name: string | null;
           verdict: "match" | "explained" | "unexplained";
-          /** One cause, or the two of a pair (ids of docs/mismatch-causes.md). */
+          /** One cause, or the two or three that act together (ids of docs/mismatch-causes.md). */
           causes: string[];
           /** Other single causes that reproduce the value as well, the likelier first. */
           alternatives: string[];

@@ -23,7 +23,7 @@ pub struct ExplainLine<'a> {
     /// `match`, `explained` or `unexplained`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<&'static str>,
-    /// The explanation: one cause, or the two of a pair.
+    /// The explanation: one cause, or the two or three that act together.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub causes: Option<Vec<&'static str>>,
     /// Other single causes that reproduce the other side's value as well.

@@ -130,7 +130,7 @@ pub struct Expected {
     /// Explain lines: `match`, `explained` or `unexplained`.
     #[serde(default)]
     pub verdict: Option<String>,
-    /// Explain lines: the cause ids of the explanation (one, or the two of a pair).
+    /// Explain lines: the cause ids of the explanation (one, or the two or three that act together).
     #[serde(default)]
     pub causes: Vec<String>,
     /// Explain lines: the ids of the other causes that reproduce the observed value as well,

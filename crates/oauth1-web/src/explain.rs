@@ -36,7 +36,7 @@ pub struct ExplainAnswer {
     pub verdict: &'static str,
     /// What was pasted: `curl`, `http`, `har`, `authorization`, or empty.
     pub kind: &'static str,
-    /// The explanation: one cause, or the two of a pair ([`pair`](Self::pair)).
+    /// The explanation: one cause, or the two or three that act together ([`pair`](Self::pair)).
     pub causes: Vec<CauseAnswer>,
     /// Other single causes that reproduce the other side's value as well, the likelier first.
     pub alternatives: Vec<CauseAnswer>,
