@@ -3,9 +3,9 @@
 //!
 //! Every [`Cause`] is one switch on one stage of this crate's signing pipeline (a deliberately
 //! wrong encoder, sort, URI rule, key, ...). [`Explainer::explain`] computes the reference,
-//! then tries every cause alone, every pair of causes and, last, the request without each of
-//! its query and form-body parameters in turn ([`Cause::ParameterNotSigned`]), and answers
-//! [`Verdict::Match`],
+//! then tries every cause alone, every pair of causes, the request without each of its query
+//! and form-body parameters in turn ([`Cause::ParameterNotSigned`]) and, last, three causes
+//! together, within a [`Budget`] of cost, and answers [`Verdict::Match`],
 //! [`Verdict::Explained`] with the causes that reproduce the observed value, or
 //! [`Verdict::Unexplained`]. When a base string was observed, [`compare`] says where it first
 //! differs from the reference, part by part.
@@ -489,7 +489,8 @@ impl<'a> Explainer<'a> {
         .with_header(self.authorization))
     }
 
-    /// Explains `observed`: tries every cause alone, then every pair of causes.
+    /// Explains `observed`: tries every cause alone, then every pair of causes, the parameters
+    /// left unsigned, and three causes together, within the [`Budget`].
     ///
     /// # Errors
     ///

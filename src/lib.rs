@@ -16,7 +16,7 @@
 //! Around it: [`flow`], the client side of the three-legged flow; [`profile`], signing as a
 //! provider's server computes where it departs from the RFC; [`explain`], which names the
 //! mistake behind another side's mismatched signature or base string (an
-//! [`Explainer`](explain::Explainer) tries every known cause alone and in pairs); and
+//! [`Explainer`](explain::Explainer) tries every known cause alone, in pairs and in threes); and
 //! [`server`], what a verifier is built from, which a client never needs.
 //!
 //! # Signing a request
