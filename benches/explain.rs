@@ -1,6 +1,7 @@
 //! Explaining stays interactive: a request with 20 parameters, observed values that no cause
-//! explains, so that every single cause and every pair of causes is tried; and the same search
-//! as a server's diagnosis makes it, whose cost `docs/servers.md` states. Then the search's
+//! explains, so that every single cause, every pair and every triple of causes is tried (the
+//! rows keep their names); and the same search as a server's diagnosis makes it, whose cost
+//! `docs/servers.md` states. Then the search's
 //! bound: requests of 1 to 1,024 query parameters, and one of 255 and a 0.93 MB form body (a
 //! server's default limits), each with a mistake found among the single causes (the typical
 //! diagnosis) and with a signature nothing explains (the worst: the whole search, or its
