@@ -126,15 +126,17 @@ pub(crate) struct Read {
     params: Parameters,
     realm: Option<String>,
     protocol: ProtocolSpans,
-    /// The origins the client may have signed for instead, which the diagnosis tries.
-    other_origins: Vec<OtherOrigin>,
+    /// The origins the client may have signed for instead, which the diagnosis tries: boxed,
+    /// since a verification's future holds this, and only the tower layer with the diagnosis
+    /// on fills it.
+    other_origins: Option<Box<Vec<OtherOrigin>>>,
 }
 
 impl Read {
     /// The origins the diagnosis of a bad signature tries first, the likeliest first.
     #[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
     pub(crate) fn with_other_origins(mut self, origins: Vec<OtherOrigin>) -> Self {
-        self.other_origins = origins;
+        self.other_origins = Some(Box::new(origins));
         self
     }
 }
@@ -376,7 +378,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             params,
             realm,
             protocol,
-            other_origins: Vec::new(),
+            other_origins: None,
         })
     }
 
@@ -516,7 +518,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                             verifier: text(b"oauth_verifier"),
                             signature,
                             authorization,
-                            other_origins: &read.other_origins,
+                            other_origins: read.other_origins.as_deref().map_or(&[], Vec::as_slice),
                         };
                         // Boxed: only a bad signature makes it, and its future is the largest
                         // of those a verification awaits, which every verification would carry.
