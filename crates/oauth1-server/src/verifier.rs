@@ -129,6 +129,7 @@ pub(crate) struct Read {
     /// The origins the client may have signed for instead, which the diagnosis tries: boxed,
     /// since a verification's future holds this, and only the tower layer with the diagnosis
     /// on fills it.
+    #[allow(clippy::box_collection)] // one pointer in the future, not a vector's three words
     other_origins: Option<Box<Vec<OtherOrigin>>>,
 }
 
