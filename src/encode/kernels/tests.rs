@@ -238,3 +238,113 @@ fn the_unreserved_scan_stops_at_every_byte_the_rules_reserve() {
         }
     }
 }
+
+/// `text`'s pairs as [`decode_pairs`] must give them, one pair at a time with the strict
+/// reference decoder: each pair's decoded name and value and whether it is clean (its name
+/// and value unreserved as written), and the bytes written; or the first malformed escape.
+#[allow(clippy::type_complexity)]
+fn pairs_by_reference(text: &[u8]) -> Result<(Vec<(Vec<u8>, Vec<u8>, bool)>, usize), usize> {
+    let mut pairs = Vec::new();
+    let mut offset = 0;
+    let mut written = 0;
+    for pair in text.split(|&b| b == b'&') {
+        let (name, value) = match pair.iter().position(|&b| b == b'=') {
+            Some(i) => (&pair[..i], &pair[i + 1..]),
+            None => (pair, &[][..]),
+        };
+        let decode = |part: &[u8], at: usize| {
+            super::super::decode_form(part)
+                .map(std::borrow::Cow::into_owned)
+                .map_err(|e| at + e.offset())
+        };
+        if !pair.is_empty() {
+            let name_at = offset;
+            let value_at = offset + name.len() + 1;
+            let (name, value, clean) = (
+                decode(name, name_at)?,
+                decode(value, value_at)?,
+                naive::is_clean(name) && naive::is_clean(value),
+            );
+            written += name.len() + value.len();
+            pairs.push((name, value, clean));
+        }
+        offset += pair.len() + 1;
+    }
+    Ok((pairs, written))
+}
+
+/// Queries and bodies of plain pairs (the pairs [`split_plain`] splits), with separators at
+/// every position of a chunk, empty pairs and names, `=` in values, pairs long and short;
+/// alone and followed, at every position, by bytes to decode (where the pair decoder takes
+/// over) or a malformed escape: decoded as the reference decodes them, pair by pair.
+#[test]
+fn plain_pairs_and_what_follows_them_decode_as_the_reference_does() {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state >> 33).unwrap() % below
+    };
+    let pieces: [&[u8]; 10] = [
+        b"a",
+        b"Z9",
+        b"-._~",
+        b"&",
+        b"=",
+        b"&&",
+        b"x=y",
+        b"==",
+        b"abcdefghijklmnopq",
+        b"0123456789abcdef0123456789abcdef0123456789",
+    ];
+    let tails: [&[u8]; 7] = [
+        b"",
+        b"%41",
+        b"+",
+        b"%e2%9c%93&b=c",
+        b"%4",
+        b"%zz=1",
+        b"q=%20+%2B",
+    ];
+    for round in 0..6000 {
+        let mut text = Vec::new();
+        while text.len() < round % 150 {
+            text.extend_from_slice(pieces[next(pieces.len())]);
+        }
+        let tail = tails[round % tails.len()];
+        let at = if text.is_empty() {
+            0
+        } else {
+            next(text.len() + 1)
+        };
+        text.splice(at..at, tail.iter().copied());
+        let mut out = vec![0xAA; text.len()];
+        let mut got = Vec::new();
+        let result = decode_pairs(&text, &mut out, |pair, name| {
+            got.push((pair, name.to_vec()));
+        });
+        let want = pairs_by_reference(&text);
+        let shown = text.escape_ascii().to_string();
+        match (result, want) {
+            (Ok(n), Ok((want, written))) => {
+                assert_eq!(n, written, "{shown}");
+                let got: Vec<_> = got
+                    .iter()
+                    .map(|(p, name)| {
+                        // The name handed over is the one written, where it was written.
+                        assert_eq!(name[..], out[p.name_start..p.name_end], "{shown}");
+                        (
+                            out[p.name_start..p.name_end].to_vec(),
+                            out[p.name_end..p.value_end].to_vec(),
+                            p.clean,
+                        )
+                    })
+                    .collect();
+                assert_eq!(got, want, "{shown}");
+            }
+            (Err(e), Err(at)) => assert_eq!(e.offset(), at, "{shown}"),
+            (got, want) => panic!("{shown}: {got:?} against {want:?}"),
+        }
+    }
+}
