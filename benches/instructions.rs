@@ -20,17 +20,27 @@ use oauth1_signer::{encode, RequestParts};
 /// The requests a verification pass goes through, each with its own nonce.
 const POOL: usize = 4096;
 
-const OPERATIONS: [&str; 17] = [
+/// The operations run when none is named. Beside them, any workload of `common::workload`
+/// (`w3p`, `w3m`, `w3u`, ...) signed from the wire through `Request::new`
+/// (`WORKLOAD-request`) and `oauth1-request`'s header for it (`WORKLOAD-peer`).
+const OPERATIONS: [&str; 24] = [
     "w1-sign",
     "w1-header",
     "w1-parts",
     "w2p-parts",
+    "w2b-parts",
     "w1-endpoint",
     "w2p-endpoint",
     "w1-parts-all",
     "w2p-parts-all",
     "w1-wire",
     "w2p-wire",
+    "w2b-wire",
+    "w1-request",
+    "w2p-request",
+    "w2b-request",
+    "w3-request",
+    "w3t-request",
     "w2-sign",
     "w3-sign",
     "w3u-sign",
@@ -39,6 +49,15 @@ const OPERATIONS: [&str; 17] = [
     "w5-verify",
     "w5-layer",
 ];
+
+/// The workload of a `WORKLOAD-request` or `WORKLOAD-peer` operation, and which of the two.
+fn of_workload(operation: &str) -> Option<(common::Workload, &str)> {
+    let (name, row) = operation.rsplit_once('-')?;
+    if !matches!(row, "request" | "peer") {
+        return None;
+    }
+    Some((common::workload(name)?, row))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -49,8 +68,8 @@ fn main() {
         [operation, count] => {
             let count = count.parse().expect("COUNT is a number");
             assert!(
-                OPERATIONS.contains(&operation.as_str()),
-                "OPERATION is one of {OPERATIONS:?}"
+                OPERATIONS.contains(&operation.as_str()) || of_workload(operation).is_some(),
+                "OPERATION is one of {OPERATIONS:?}, or WORKLOAD-request or WORKLOAD-peer"
             );
             run(operation, count);
         }
@@ -78,16 +97,16 @@ fn run(operation: &str, count: usize) {
                 black_box(w.signer.sign(black_box(&request), &w.nonce, w.timestamp)).unwrap();
             }
         }
-        "w1-parts" | "w2p-parts" | "w1-endpoint" | "w2p-endpoint" | "w1-parts-all"
-        | "w2p-parts-all" => {
+        "w1-parts" | "w2p-parts" | "w2b-parts" | "w1-endpoint" | "w2p-endpoint"
+        | "w1-parts-all" | "w2p-parts-all" => {
             // The from-parts rows, from the base URL and the decoded pairs, every time: the
             // request from its parts, signature and header, the signer kept ("parts"); the
             // same at an endpoint read once ("endpoint"); the signer built too ("parts-all").
             let (workload, row) = operation.split_once('-').unwrap_or_default();
-            let w = if workload == "w1" {
-                common::w1()
-            } else {
-                common::w2p()
+            let w = match workload {
+                "w1" => common::w1(),
+                "w2b" => common::w2b(),
+                _ => common::w2p(),
             };
             let (base, query, form) = w.parts_inputs();
             let signer = w.signer.clone();
@@ -114,6 +133,12 @@ fn run(operation: &str, count: usize) {
         }
         "w1-wire" => from_wire(&common::w1(), count),
         "w2p-wire" => from_wire(&common::w2p(), count),
+        "w2b-wire" => from_wire(&common::w2b(), count),
+        _ if of_workload(operation).is_some() => match of_workload(operation) {
+            Some((w, "request")) => request_from_wire(&w, count),
+            Some((w, _)) => peer(&w, count),
+            None => unreachable!("a workload's operation"),
+        },
         "w1-header" => {
             let w = common::w1();
             let signed = w.signer.sign(&w.request(), &w.nonce, w.timestamp).unwrap();
@@ -188,5 +213,23 @@ fn from_wire(w: &common::Workload, count: usize) {
     let headers = w.content_type();
     for _ in 0..count {
         black_box(w.header_from_wire(&w.signer, black_box(&w.case.url), &headers));
+    }
+}
+
+/// Signs `w` from the wire `count` times as most clients write it, the rows `Request::new` of
+/// `ratios`: the URL string (query included) read by `Request::new`, the form body as sent,
+/// the query and the form decoded, the signature and the header string; the signer kept.
+fn request_from_wire(w: &common::Workload, count: usize) {
+    for _ in 0..count {
+        black_box(w.header_from_request(&w.signer, black_box(&w.case.url)));
+    }
+}
+
+/// `oauth1-request`'s header for `w` `count` times, as `ratios` times it (the reference of
+/// its rows): from the URL without its query and the decoded pairs, made before.
+fn peer(w: &common::Workload, count: usize) {
+    let (uri, params) = w.peer_inputs();
+    for _ in 0..count {
+        black_box(common::peer_authorization(w, black_box(&uri), &params));
     }
 }

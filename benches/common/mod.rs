@@ -60,6 +60,155 @@ pub fn w2p() -> Workload {
     )
 }
 
+/// W2b: a GET with 50 plain query parameters (names of letters, values of letters, digits and
+/// `-._~`): nothing to decode or encode, as a search or listing API's query often is. Made here
+/// (W2p's credentials, its own URL), its signature computed here ([`plain_signature`]), not by
+/// the crate.
+pub fn w2b() -> Workload {
+    let url = format!(
+        "https://api.example.com/2/search/all.json?{}",
+        plain_query(50)
+    );
+    plain_workload(
+        "W2b",
+        "bench-w2b-get-50-plain-query-parameters",
+        "GET",
+        &url,
+        None,
+    )
+}
+
+/// W3l: a POST with a 64 KiB form body of one field of letters (`status=` and letters), the
+/// longest plain value. Made and checked as [`w2b`] is.
+pub fn w3l() -> Workload {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut body = String::from("status=");
+    while body.len() < 64 * 1024 {
+        body.push(char::from(LETTERS[body.len() * 7 % LETTERS.len()]));
+    }
+    let url = "https://api.example.com/1.1/statuses/update.json";
+    plain_workload(
+        "W3l",
+        "bench-w3l-post-64-kib-letters",
+        "POST",
+        url,
+        Some(body),
+    )
+}
+
+/// A workload of `method`, `url` and form `body`, whose query's and body's names and values
+/// are all unreserved, with W2p's credentials, nonce and timestamp, and its signature computed
+/// by [`plain_signature`].
+fn plain_workload(
+    name: &'static str,
+    case_name: &str,
+    method: &str,
+    url: &str,
+    body: Option<String>,
+) -> Workload {
+    let path = format!("{}/../fixtures/bench.json", env!("CARGO_MANIFEST_DIR"));
+    let mut case = case_named(&path, "bench-w2p-get-50-query-parameters-plain-names");
+    case["name"] = case_name.into();
+    case["method"] = method.into();
+    case["url"] = url.into();
+    if let Some(body) = body {
+        case["body"] = body.into();
+        case["content_type"] = "application/x-www-form-urlencoded".into();
+    }
+    let signature = plain_signature(&case);
+    case["expected"] = serde_json::json!({ "signature": signature });
+    Workload::from_case(name, case)
+}
+
+/// `count` pairs of a plain query, `name=value` joined by `&`: names of 3 to 10 lowercase
+/// letters, values of 1 to 24 letters, digits and `-._~` (a fixed pseudo-random sequence).
+pub fn plain_query(count: usize) -> String {
+    const LOWER: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+    const PLAIN: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state >> 40).unwrap() % below
+    };
+    let mut pairs = Vec::with_capacity(count);
+    for _ in 0..count {
+        let name: String = (0..3 + next(8))
+            .map(|_| char::from(LOWER[next(26)]))
+            .collect();
+        let value: String = (0..=next(24))
+            .map(|_| char::from(PLAIN[next(PLAIN.len())]))
+            .collect();
+        pairs.push(format!("{name}={value}"));
+    }
+    pairs.join("&")
+}
+
+/// The HMAC-SHA1 signature (base64) of the request `case` (its method, URL and form body,
+/// whose names and values are all unreserved, and its credentials, nonce and timestamp): RFC
+/// 5849 §3.4 written out for such a request alone (the pairs sorted as they are, the base
+/// string's parts encoded by the `percent-encoding` crate), so that the workload's expected
+/// signature does not come from the crate measured.
+fn plain_signature(case: &serde_json::Value) -> String {
+    use base64::Engine;
+    use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+    const RFC3986: &AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    let text = |key: &str| case[key].as_str().expect("a text field");
+    let enc = |s: &str| utf8_percent_encode(s, RFC3986).to_string();
+    let (base, query) = text("url").split_once('?').unwrap_or((text("url"), ""));
+    let body = case["body"].as_str().unwrap_or("");
+    let mut pairs: Vec<(String, String)> = [query, body]
+        .iter()
+        .flat_map(|t| t.split('&'))
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (n, v) = p.split_once('=').expect("name=value");
+            assert_eq!((enc(n), enc(v)), (n.to_owned(), v.to_owned()), "plain");
+            (n.to_owned(), v.to_owned())
+        })
+        .collect();
+    for (name, key) in [
+        ("oauth_consumer_key", "consumer_key"),
+        ("oauth_nonce", "nonce"),
+        ("oauth_timestamp", "timestamp"),
+        ("oauth_token", "token"),
+    ] {
+        pairs.push((name.to_owned(), enc(text(key))));
+    }
+    pairs.push(("oauth_signature_method".to_owned(), "HMAC-SHA1".to_owned()));
+    pairs.push(("oauth_version".to_owned(), "1.0".to_owned()));
+    pairs.sort();
+    let normalized: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let base_string = format!(
+        "{}&{}&{}",
+        text("method"),
+        enc(base),
+        enc(&normalized.join("&"))
+    );
+    let key = format!(
+        "{}&{}",
+        enc(text("consumer_secret")),
+        enc(text("token_secret"))
+    );
+    base64::engine::general_purpose::STANDARD
+        .encode(hmac_sha1(key.as_bytes(), base_string.as_bytes()))
+}
+
+/// The case named `name` in the fixture file at `path`, as JSON.
+fn case_named(path: &str, name: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("fixture file");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("fixture JSON");
+    cases
+        .into_iter()
+        .find(|c| c["name"] == name)
+        .expect("the workload's case")
+}
+
 /// W3: a POST with a 64 KiB form body of mixed text.
 pub fn w3() -> Workload {
     Workload::load("W3", "bench.json", "bench-w3-post-64-kib-form-body")
@@ -86,6 +235,38 @@ pub fn w3m() -> Workload {
 /// W3u: a POST with a 64 KiB form body of text beyond ASCII, every byte an escape.
 pub fn w3u() -> Workload {
     Workload::load("W3u", "bench.json", "bench-w3u-post-64-kib-form-body-utf8")
+}
+
+/// W3t: a POST whose 64 KiB form body is one field, `status=`, of text as people write it
+/// (words, spaces and punctuation, 12% characters beyond ASCII), RFC 3986-encoded.
+pub fn w3t() -> Workload {
+    Workload::load("W3t", "bench.json", "bench-w3t-post-64-kib-status-text")
+}
+
+/// What makes a workload (and checks the crate's signature of it).
+pub type MakeWorkload = fn() -> Workload;
+
+/// The signing workloads by name (`W1`, `W2`, `W2p`, `W2b`, `W3`, `W3p`, `W3m`, `W3u`, `W3t`,
+/// `W3l`), each made when asked for.
+pub const WORKLOADS: [(&str, MakeWorkload); 10] = [
+    ("W1", w1),
+    ("W2", w2),
+    ("W2p", w2p),
+    ("W2b", w2b),
+    ("W3", w3),
+    ("W3p", w3p),
+    ("W3m", w3m),
+    ("W3u", w3u),
+    ("W3t", w3t),
+    ("W3l", w3l),
+];
+
+/// The workload named `name`, in any letter case, made and checked.
+pub fn workload(name: &str) -> Option<Workload> {
+    WORKLOADS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, make)| make())
 }
 
 impl Workload {
@@ -174,12 +355,11 @@ impl Workload {
     /// Loads the case and checks the crate's signature of it against the fixture's.
     pub fn load(name: &'static str, file: &str, case_name: &str) -> Self {
         let path = format!("{}/../fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("fixture file");
-        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("fixture JSON");
-        let case = cases
-            .into_iter()
-            .find(|c| c["name"] == case_name)
-            .expect("the workload's case");
+        Workload::from_case(name, case_named(&path, case_name))
+    }
+
+    /// The workload of a request case given as JSON, checked as [`Workload::load`] checks.
+    pub fn from_case(name: &'static str, case: serde_json::Value) -> Self {
         let case: Case = serde_json::from_value(case).expect("a request case");
         let token = case.token.clone().expect("a token");
         let token_secret = case.token_secret.clone().expect("a token secret");
@@ -249,6 +429,22 @@ impl Workload {
             Written::Header(value) => value,
             _ => unreachable!("signed for the header"),
         }
+    }
+
+    /// The Authorization header of the workload's request sent to `url` with its body, as most
+    /// clients sign it: `Request::new` reads the URL string (query included) and takes the
+    /// form body as sent, `signer` signs it (the query and the form decoded), the header made.
+    pub fn header_from_request(&self, signer: &Signer, url: &str) -> String {
+        let request = Request::new(&self.case.method, url).unwrap();
+        let request = if self.case.body.is_some() {
+            request.with_form_body(self.body())
+        } else {
+            request
+        };
+        signer
+            .sign(&request, &self.nonce, self.timestamp)
+            .unwrap()
+            .authorization()
     }
 
     pub fn body(&self) -> &[u8] {
