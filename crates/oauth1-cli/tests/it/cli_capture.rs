@@ -961,4 +961,25 @@ fn a_capture_signed_for_its_host_header_says_so() {
         "{out}"
     );
     assert!(matched);
+    // A header given without its signature, the signature given apart: explained, not refused
+    // as a request a verifier received.
+    let unsigned = header
+        .split(", ")
+        .filter(|part| !part.starts_with("oauth_signature="))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (_, out, err) = run(
+        &[
+            "explain",
+            "--url",
+            signed_for,
+            "--authorization",
+            &unsigned,
+            "--observed-signature",
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        ],
+        secrets,
+        "",
+    );
+    assert!(out.starts_with("verdict:    unexplained\n"), "{out}{err}");
 }
