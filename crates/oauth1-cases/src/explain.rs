@@ -180,12 +180,12 @@ pub fn explain_within(
     if let Some(header) = authorization {
         // A header given without its signature (compared with one given apart, or with a base
         // string) is no request a verifier received: only its parameters are read.
-        let signed = oauth1_signer::header::Authorization::parse_with(
+        let carries_signature = oauth1_signer::header::Authorization::parse_with(
             header,
             &Limits::new(usize::MAX, usize::MAX),
         )
         .is_ok_and(|h| h.get("oauth_signature").is_some());
-        if signed {
+        if carries_signature {
             refused_before_signature(url, request, header)?;
         }
         explainer = explainer.with_authorization_header(header);
