@@ -9,8 +9,9 @@ use std::time::Duration;
 use std::time::Instant;
 
 use oauth1_signer::explain::{self, Cause, Explainer, Observed, Verdict};
+use url::Url;
 
-use crate::origin::OtherOrigin;
+use crate::store::CredentialStore;
 use oauth1_signer::{
     BodyHash, Consumer, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Timestamp, Token,
     Version,
@@ -207,6 +208,15 @@ impl Budget {
     }
 }
 
+/// A URL the client may have signed in place of the server's, and what says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OtherOrigin {
+    /// The request's public URL with another scheme, host or port.
+    pub(crate) url: Url,
+    /// Where that origin comes from, as the diagnosis names it.
+    pub(crate) from: &'static str,
+}
+
 /// What the received request said, for signing it again with each mistake.
 pub(crate) struct Received<'a> {
     pub(crate) request: &'a Request<'a>,
@@ -225,6 +235,65 @@ pub(crate) struct Received<'a> {
     pub(crate) authorization: Option<&'a str>,
     /// The origins the client may have signed for instead, most likely first.
     pub(crate) other_origins: &'a [OtherOrigin],
+}
+
+/// The diagnosis of a bad signature, within the budget: only for credentials `credentials`
+/// knows, one at a time, at most the budget's number a second.
+pub(crate) async fn run<C: CredentialStore>(
+    credentials: &C,
+    budget: &Budget,
+    received: &Received<'_>,
+    now: Timestamp,
+) -> Diagnosis {
+    let skipped = |why: String| Diagnosis::Skipped(why);
+    if !received
+        .authorization
+        .is_some_and(|h| h.contains("oauth_signature"))
+    {
+        return skipped(
+            "only requests with the protocol parameters in the Authorization header are diagnosed"
+                .to_owned(),
+        );
+    }
+    if received.method.is_rsa() {
+        return skipped(
+            "an RSA signature cannot be reproduced without the client's private key".to_owned(),
+        );
+    }
+    // Unknown credentials are answered at once, without taking from the budget: only a
+    // request signed for a known consumer (and token) can be diagnosed.
+    let consumer_secret = match credentials.consumer(received.consumer_key).await {
+        Ok(Some(consumer)) => consumer.secret().cloned(),
+        _ => None,
+    };
+    let token_secret = match received.token {
+        None => Some(Secret::default()),
+        Some(token) => match credentials.token(received.consumer_key, token).await {
+            Ok(Some(held)) => Some(held.secret().clone()),
+            _ => None,
+        },
+    };
+    let (Some(consumer_secret), Some(token_secret)) = (consumer_secret, token_secret) else {
+        return Diagnosis::NotFound;
+    };
+    let Some(_running) = budget.start() else {
+        return skipped(
+            "the server diagnoses one bad signature at a time, and another is being diagnosed"
+                .to_owned(),
+        );
+    };
+    if !budget.take(now) {
+        return skipped(format!(
+            "the server diagnoses at most {} bad signatures a second, and this second's are spent",
+            budget.per_second()
+        ));
+    }
+    search(
+        received,
+        &consumer_secret,
+        &token_secret,
+        budget.search_budget(),
+    )
 }
 
 /// Runs the explain search on `received`, signed with the server's secrets, within `budget`.

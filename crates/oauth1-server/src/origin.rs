@@ -2,6 +2,7 @@
 
 use url::Url;
 
+use crate::diagnose::OtherOrigin;
 use crate::error::VerifyError;
 use oauth1_signer::server::{is_tchar, skip_ows};
 
@@ -234,15 +235,6 @@ fn forwarded<'h>(
             Ok((proto, host))
         }
     }
-}
-
-/// A URL the client may have signed in place of the server's, and what says so.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct OtherOrigin {
-    /// The request's public URL with another scheme, host or port.
-    pub(crate) url: Url,
-    /// Where that origin comes from, as the diagnosis names it.
-    pub(crate) from: &'static str,
 }
 
 /// The origins a client could have signed `url` (the request's public URL, as verified) for,

@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use crate::block;
 use crate::clock::Clock;
-use crate::diagnose::{self, Diagnosis};
+use crate::diagnose::{self, OtherOrigin};
 use crate::error::VerifyError;
 use crate::macs::{MacCache, DEFAULT_MAC_CACHE};
-use crate::origin::OtherOrigin;
 use crate::policy::Policy;
 pub(crate) use crate::protocol::Expect;
 use crate::protocol::{find_protocol, ProtocolSpans};
@@ -20,7 +19,7 @@ use oauth1_signer::request::Request;
 use oauth1_signer::server;
 use oauth1_signer::server::Span;
 use oauth1_signer::sign::SignatureMethod;
-use oauth1_signer::{Secret, Timestamp};
+use oauth1_signer::Timestamp;
 
 /// A verified request: who signed it, and everything it signed.
 #[derive(Clone)]
@@ -521,9 +520,10 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                             authorization,
                             other_origins: read.other_origins.as_deref().map_or(&[], Vec::as_slice),
                         };
+                        let diagnosing = diagnose::run(&self.credentials, budget, &received, now);
                         // Boxed: only a bad signature makes it, and its future is the largest
                         // of those a verification awaits, which every verification would carry.
-                        Some(Box::pin(self.diagnose(budget, authorization, &received, now)).await)
+                        Some(Box::pin(diagnosing).await)
                     }
                     None => None,
                 };
@@ -714,62 +714,6 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     ) -> Result<(Parameters, Option<String>), VerifyError> {
         server::collect_before_body(request, authorization, &self.policy.limits, body_len)
             .map_err(VerifyError::malformed_by)
-    }
-
-    /// The diagnosis of a bad signature, within the budget.
-    async fn diagnose(
-        &self,
-        budget: &diagnose::Budget,
-        authorization: Option<&str>,
-        received: &diagnose::Received<'_>,
-        now: Timestamp,
-    ) -> Diagnosis {
-        let skipped = |why: String| Diagnosis::Skipped(why);
-        if !authorization.is_some_and(|h| h.contains("oauth_signature")) {
-            return skipped(
-                "only requests with the protocol parameters in the Authorization header are diagnosed"
-                    .to_owned(),
-            );
-        }
-        if received.method.is_rsa() {
-            return skipped(
-                "an RSA signature cannot be reproduced without the client's private key".to_owned(),
-            );
-        }
-        // Unknown credentials are answered at once, without taking from the budget: only a
-        // request signed for a known consumer (and token) can be diagnosed.
-        let consumer_secret = match self.credentials.consumer(received.consumer_key).await {
-            Ok(Some(consumer)) => consumer.secret().cloned(),
-            _ => None,
-        };
-        let token_secret = match received.token {
-            None => Some(Secret::default()),
-            Some(token) => match self.credentials.token(received.consumer_key, token).await {
-                Ok(Some(held)) => Some(held.secret().clone()),
-                _ => None,
-            },
-        };
-        let (Some(consumer_secret), Some(token_secret)) = (consumer_secret, token_secret) else {
-            return Diagnosis::NotFound;
-        };
-        let Some(_running) = budget.start() else {
-            return skipped(
-                "the server diagnoses one bad signature at a time, and another is being diagnosed"
-                    .to_owned(),
-            );
-        };
-        if !budget.take(now) {
-            return skipped(format!(
-                "the server diagnoses at most {} bad signatures a second, and this second's are spent",
-                budget.per_second()
-            ));
-        }
-        diagnose::search(
-            received,
-            &consumer_secret,
-            &token_secret,
-            budget.search_budget(),
-        )
     }
 }
 
