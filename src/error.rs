@@ -130,8 +130,8 @@ pub enum Error {
     /// collected with the request's, could not be read.
     #[non_exhaustive]
     InvalidHeader {
-        /// Why.
-        source: crate::header::HeaderError,
+        /// Why, as the header's parser says it.
+        detail: String,
     },
     /// The operating system's random number generator failed.
     #[non_exhaustive]
@@ -227,7 +227,7 @@ impl fmt::Display for Error {
             Error::ClockUnavailable => f.write_str(
                 "this target has no clock to read (wasm32-unknown-unknown): in a browser or Node.js, turn on oauth1-signer's `js` feature; elsewhere, give the timestamp with Timestamp::new",
             ),
-            Error::InvalidHeader { source } => source.fmt(f),
+            Error::InvalidHeader { detail } => f.write_str(detail),
             Error::Random { source } => write!(
                 f,
                 "the operating system's random number generator failed: {source}"
@@ -241,7 +241,6 @@ impl std::error::Error for Error {
         match self {
             Error::InvalidUrl { source } => Some(source),
             Error::InvalidPercentEncoding { source, .. } => Some(source),
-            Error::InvalidHeader { source } => Some(source),
             _ => None,
         }
     }

@@ -288,7 +288,9 @@ impl<'a> Context<'a> {
             params.push_header(part.name, part.clean_name, part.content)
         })
         .map(|_| ())
-        .map_err(|source| Error::InvalidHeader { source })
+        .map_err(|e| Error::InvalidHeader {
+            detail: e.to_string(),
+        })
     }
 
     pub(crate) fn method(&self) -> SignatureMethod {
