@@ -11,7 +11,6 @@ use std::time::Instant;
 use oauth1_signer::explain::{self, Cause, Explainer, Observed, Verdict};
 use url::Url;
 
-use crate::store::CredentialStore;
 use oauth1_signer::{
     BodyHash, Consumer, Nonce, Realm, Request, Secret, SignatureMethod, Signer, Timestamp, Token,
     Version,
@@ -235,16 +234,14 @@ pub(crate) struct Received<'a> {
     pub(crate) authorization: Option<&'a str>,
     /// The origins the client may have signed for instead, most likely first.
     pub(crate) other_origins: &'a [OtherOrigin],
+    /// The consumer's and the token's secrets, as the store holds them; none for
+    /// credentials it does not know.
+    pub(crate) secrets: Option<(Secret, Secret)>,
 }
 
 /// The diagnosis of a bad signature, within the budget: only for credentials `credentials`
 /// knows, one at a time, at most the budget's number a second.
-pub(crate) async fn run<C: CredentialStore>(
-    credentials: &C,
-    budget: &Budget,
-    received: &Received<'_>,
-    now: Timestamp,
-) -> Diagnosis {
+pub(crate) fn run(budget: &Budget, received: &Received<'_>, now: Timestamp) -> Diagnosis {
     let skipped = |why: String| Diagnosis::Skipped(why);
     if !received
         .authorization
@@ -262,18 +259,7 @@ pub(crate) async fn run<C: CredentialStore>(
     }
     // Unknown credentials are answered at once, without taking from the budget: only a
     // request signed for a known consumer (and token) can be diagnosed.
-    let consumer_secret = match credentials.consumer(received.consumer_key).await {
-        Ok(Some(consumer)) => consumer.secret().cloned(),
-        _ => None,
-    };
-    let token_secret = match received.token {
-        None => Some(Secret::default()),
-        Some(token) => match credentials.token(received.consumer_key, token).await {
-            Ok(Some(held)) => Some(held.secret().clone()),
-            _ => None,
-        },
-    };
-    let (Some(consumer_secret), Some(token_secret)) = (consumer_secret, token_secret) else {
+    let Some((consumer_secret, token_secret)) = &received.secrets else {
         return Diagnosis::NotFound;
     };
     let Some(_running) = budget.start() else {
@@ -290,8 +276,8 @@ pub(crate) async fn run<C: CredentialStore>(
     }
     search(
         received,
-        &consumer_secret,
-        &token_secret,
+        consumer_secret,
+        token_secret,
         budget.search_budget(),
     )
 }

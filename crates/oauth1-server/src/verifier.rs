@@ -19,7 +19,7 @@ use oauth1_signer::request::Request;
 use oauth1_signer::server;
 use oauth1_signer::server::Span;
 use oauth1_signer::sign::SignatureMethod;
-use oauth1_signer::Timestamp;
+use oauth1_signer::{Secret, Timestamp};
 
 /// A verified request: who signed it, and everything it signed.
 #[derive(Clone)]
@@ -519,11 +519,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                             signature,
                             authorization,
                             other_origins: read.other_origins.as_deref().map_or(&[], Vec::as_slice),
+                            secrets: secrets_of(consumer.as_ref(), token, held.as_ref()),
                         };
-                        let diagnosing = diagnose::run(&self.credentials, budget, &received, now);
-                        // Boxed: only a bad signature makes it, and its future is the largest
-                        // of those a verification awaits, which every verification would carry.
-                        Some(Box::pin(diagnosing).await)
+                        Some(diagnose::run(budget, &received, now))
                     }
                     None => None,
                 };
@@ -747,6 +745,21 @@ fn utf8<'p>(
 ) -> Result<&'p str, VerifyError> {
     std::str::from_utf8(params.at(span))
         .map_err(|_| VerifyError::malformed(format!("{name} is not UTF-8")))
+}
+
+/// The consumer's and the token's secrets, as the store gave them for the request: none for
+/// credentials it does not know, an empty token secret without a token.
+fn secrets_of(
+    consumer: Option<&ConsumerCredential>,
+    token: Option<&str>,
+    held: Option<&TokenCredential>,
+) -> Option<(Secret, Secret)> {
+    let consumer_secret = consumer?.secret()?.clone();
+    let token_secret = match token {
+        None => Secret::default(),
+        Some(_) => held?.secret().clone(),
+    };
+    Some((consumer_secret, token_secret))
 }
 
 /// When a nonce may be forgotten: see [`NonceStore`].
