@@ -28,6 +28,13 @@ impl Attempt {
     }
 }
 
+/// Whether two causes may act together: no group of [`EXCLUSIVE`] holds both.
+fn apart(a: Cause, b: Cause) -> bool {
+    !EXCLUSIVE
+        .iter()
+        .any(|group| group.contains(&a) && group.contains(&b))
+}
+
 /// How many parameters [`Cause::ParameterNotSigned`] tries leaving out, one at a time.
 const UNSIGNED_TRIED: usize = 256;
 
@@ -88,10 +95,7 @@ impl<'c, 'o> Search<'c, 'o> {
         let mut pairs = 0;
         for (i, a) in changing.iter().enumerate() {
             for b in &changing[i + 1..] {
-                if !EXCLUSIVE
-                    .iter()
-                    .any(|group| group.contains(a) && group.contains(b))
-                {
+                if apart(*a, *b) {
                     pairs += 1;
                 }
             }
@@ -117,12 +121,7 @@ impl<'c, 'o> Search<'c, 'o> {
         for (i, a) in changing.iter().enumerate() {
             for (j, b) in changing.iter().enumerate().skip(i + 1) {
                 for c in &changing[j + 1..] {
-                    let apart = |x: &Cause, y: &Cause| {
-                        !EXCLUSIVE
-                            .iter()
-                            .any(|group| group.contains(x) && group.contains(y))
-                    };
-                    if apart(a, b) && apart(a, c) && apart(b, c) {
+                    if apart(*a, *b) && apart(*a, *c) && apart(*b, *c) {
                         triples += 1;
                     }
                 }
@@ -274,11 +273,6 @@ impl<'c, 'o> Search<'c, 'o> {
     ) -> Option<(Vec<Cause>, BaseString)> {
         let mut causes: Vec<Cause> = effective.iter().map(|(c, _)| *c).collect();
         causes.sort_by_key(|c| c.rank());
-        let apart = |a: Cause, b: Cause| {
-            !EXCLUSIVE
-                .iter()
-                .any(|group| group.contains(&a) && group.contains(&b))
-        };
         let skipped = [Cause::ParameterNotSigned, Cause::QueryStartNotSigned];
         causes.retain(|c| !skipped.contains(c));
         for (i, &a) in causes.iter().enumerate() {
@@ -319,10 +313,7 @@ impl<'c, 'o> Search<'c, 'o> {
                     // The likeliest pair of those tried, if any.
                     return best.map(|(_, a, b, base)| (a, b, base));
                 }
-                if EXCLUSIVE
-                    .iter()
-                    .any(|group| group.contains(a) && group.contains(b))
-                {
+                if !apart(*a, *b) {
                     continue;
                 }
                 let Ok(attempt) = self.attempt(Switches::of(&[*a, *b])) else {
