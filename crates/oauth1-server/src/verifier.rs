@@ -201,12 +201,12 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// the requests, cannot hold the server's threads: each diagnosis stops at its cost
     /// ([`with_diagnosis_cost`](Self::with_diagnosis_cost): 64 MiB of readings or 200 ms
     /// unless set, whichever comes first, and then says it stopped,
-    /// [`Diagnosis::NotFoundWithinBudget`]); a bad signature that arrives while another is
-    /// being diagnosed is not diagnosed; and past `per_second` in a second none is. A
-    /// diagnosis runs on the task that verifies, so it holds that thread for at most its
-    /// time. A request of 20 parameters that nothing explains is searched whole, three causes
-    /// together included, in about 0.1 s. A diagnosis
-    /// skipped says why, and the answer is the same. Only requests that carry the protocol
+    /// [`Diagnosis::NotFoundWithinBudget`](crate::Diagnosis::NotFoundWithinBudget)); a bad
+    /// signature that arrives while another is being diagnosed is not diagnosed; and past
+    /// `per_second` in a second none is. A diagnosis runs on the task that verifies, so it
+    /// holds that thread for at most its time. A request of 20 parameters that nothing
+    /// explains is searched whole, three causes together included, in about 0.1 s. A
+    /// diagnosis skipped says why, and the answer is the same. Only requests that carry the protocol
     /// parameters in the `Authorization` header are diagnosed, not RSA ones, and only for
     /// credentials the store knows: unknown ones are answered "not found" at once, without
     /// taking from the budget.
@@ -236,7 +236,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// turns on at one a second if it is not on yet): at most `bytes` bytes of readings (each
     /// reading, the request signed again as a mistake would sign it, costs the larger of its
     /// base string and the request's query and body) and at most `time`. Past either, the
-    /// diagnosis answers with what it found, or [`Diagnosis::NotFoundWithinBudget`].
+    /// diagnosis answers with what it found, or
+    /// [`Diagnosis::NotFoundWithinBudget`](crate::Diagnosis::NotFoundWithinBudget).
     #[must_use]
     pub fn with_diagnosis_cost(mut self, bytes: u64, time: Duration) -> Self {
         let budget = self
