@@ -67,6 +67,8 @@ enum Registered {
     Exact(String),
     /// A prefix, as the parser writes it, ending with `/`.
     Prefix(String),
+    /// Every URL a browser may be sent to with the verifier added.
+    Any,
 }
 
 impl Default for Callbacks {
@@ -132,6 +134,16 @@ impl Callbacks {
         Ok(self.with(Registered::Prefix(parsed.into())))
     }
 
+    /// These callbacks and every absolute URL a browser may be sent to with the verifier
+    /// added (no fragment, no `oauth_` query parameter, not `javascript:` and the like): for a
+    /// provider that only tests clients, such as `oauth1 serve`, whose consumers are its
+    /// developers. Never for a provider with real users: whoever holds a consumer's secret could
+    /// then have an approval's verifier delivered to a callback of theirs.
+    #[must_use]
+    pub fn with_any_url(self) -> Self {
+        self.with(Registered::Any)
+    }
+
     /// Whether `oob` (out of band: the verifier shown to the resource owner, who types it
     /// into the consumer) is allowed.
     #[must_use]
@@ -189,6 +201,7 @@ impl Callbacks {
                 text == exact || (!exact.contains('?') && without_query == exact)
             }
             Registered::Prefix(prefix) => text.starts_with(prefix.as_str()),
+            Registered::Any => true,
         });
         if matches {
             Ok(url.into())
@@ -223,6 +236,7 @@ impl fmt::Display for Callbacks {
                 Registered::Exact(url) if url.contains('?') => url.clone(),
                 Registered::Exact(url) => format!("{url} (any query)"),
                 Registered::Prefix(prefix) => format!("URLs starting with {prefix}"),
+                Registered::Any => "any absolute URL".to_owned(),
             })
             .collect();
         if registered.len() > SHOWN {
@@ -393,6 +407,29 @@ mod tests {
             .with_url("https://app.example/cb?state=fixed")
             .unwrap();
         assert!(fixed.allows("https://app.example/cb?state=fixed"));
+    }
+
+    #[test]
+    fn any_url_admits_every_absolute_url_and_still_refuses_the_unsafe_ones() {
+        let any = Callbacks::none().with_any_url();
+        for callback in [
+            "http://127.0.0.1:9/cb?state=s%201",
+            "https://client.example/callback",
+            "myapp://done",
+        ] {
+            assert!(any.allows(callback), "{callback}");
+        }
+        for callback in [
+            "oob",
+            "/relative",
+            "javascript:alert(1)",
+            "https://client.example/cb#frag",
+            "https://client.example/cb?oauth_token=EVIL",
+        ] {
+            assert!(!any.allows(callback), "{callback}");
+        }
+        assert!(any.clone().with_oob(true).allows("oob"));
+        assert_eq!(any.to_string(), "any absolute URL");
     }
 
     #[test]
