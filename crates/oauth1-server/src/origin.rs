@@ -243,7 +243,6 @@ fn forwarded<'h>(
 /// verification; the origin without its port; `localhost` for a loopback address and the
 /// loopback address for `localhost`. Most likely first, each once; a header that does not
 /// parse adds nothing. For the diagnosis of a bad signature only: none is trusted.
-#[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
 pub(crate) fn other_origins(url: &Url, headers: &[(&str, &str)]) -> Vec<OtherOrigin> {
     let scheme = url.scheme();
     let other_scheme = if scheme == "https" { "http" } else { "https" };

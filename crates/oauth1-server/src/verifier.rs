@@ -9,6 +9,7 @@ use crate::clock::Clock;
 use crate::diagnose::{self, OtherOrigin};
 use crate::error::VerifyError;
 use crate::macs::{MacCache, DEFAULT_MAC_CACHE};
+use crate::origin::other_origins;
 use crate::policy::Policy;
 pub(crate) use crate::protocol::Expect;
 use crate::protocol::{find_protocol, ProtocolSpans};
@@ -134,7 +135,6 @@ pub(crate) struct Read {
 
 impl Read {
     /// The origins the diagnosis of a bad signature tries first, the likeliest first.
-    #[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
     pub(crate) fn with_other_origins(mut self, origins: Vec<OtherOrigin>) -> Self {
         self.other_origins = Some(Box::new(origins));
         self
@@ -325,6 +325,30 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         Ok(verified)
     }
 
+    /// [`verify`](Self::verify), given the request's headers as the server received them
+    /// (names and values; `Host`, the forwarding headers): with the diagnosis on
+    /// ([`with_diagnosis`](Self::with_diagnosis)), a bad signature is first signed again for
+    /// the origins they name, so that a client that signed for `http://localhost:8080` while
+    /// the server is `http://127.0.0.1:8080` is told so
+    /// ([`Diagnosis::SignedForOrigin`](crate::Diagnosis::SignedForOrigin)). None of them is
+    /// trusted for verification. The tower layer does this itself.
+    ///
+    /// # Errors
+    ///
+    /// A [`VerifyError`] naming the first failed check.
+    pub async fn verify_with_headers(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<Verified, VerifyError> {
+        let now = self.clock.now()?;
+        let (verified, _) = self
+            .verify_as(request, authorization, headers, now, Expect::Resource)
+            .await?;
+        Ok(verified)
+    }
+
     /// The checks a received request must pass before its signature is computed, the clock
     /// aside: where its protocol parameters are sent (one place, each once), that the required
     /// ones are there, its version, its signature method (among the policy's) and the form of
@@ -434,15 +458,21 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// Verifies a request of the kind `expect` says: a resource request, or one of the
     /// provider's credential requests ([`Issuer`](crate::Issuer)); with what the store holds for its
     /// consumer.
+    /// `headers` are the request's, as received: with the diagnosis on, a bad signature is
+    /// first tried against the origins they name ([`other_origins`]).
     pub(crate) async fn verify_as(
         &self,
         request: &Request<'_>,
         authorization: Option<&str>,
+        headers: &[(&str, &str)],
         now: Timestamp,
         expect: Expect,
     ) -> Result<(Verified, Option<ConsumerCredential>), VerifyError> {
         let verifying = {
-            let read = self.read_at(now, request, authorization, None)?;
+            let mut read = self.read_at(now, request, authorization, None)?;
+            if self.diagnoses() && authorization.is_some() && !headers.is_empty() {
+                read = read.with_other_origins(other_origins(request.url(), headers));
+            }
             self.verify_read(request, authorization, expect, read)
         };
         verifying.await

@@ -29,10 +29,33 @@ where
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Issued, VerifyError> {
+        self.temporary_credentials_with_headers(request, authorization, &[])
+            .await
+    }
+
+    /// [`temporary_credentials`](Self::temporary_credentials), given the request's headers as the server received
+    /// them: with the diagnosis on, a bad signature is first tried against the origins they
+    /// name, as [`Verifier::verify_with_headers`](crate::Verifier::verify_with_headers) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`temporary_credentials`](Self::temporary_credentials).
+    pub async fn temporary_credentials_with_headers(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<Issued, VerifyError> {
         let now = self.verifier.clock().now()?;
         let (verified, consumer) = self
             .verifier
-            .verify_as(request, authorization, now, Expect::TemporaryRequest)
+            .verify_as(
+                request,
+                authorization,
+                headers,
+                now,
+                Expect::TemporaryRequest,
+            )
             .await?;
         let callback = verified
             .protocol_parameter("oauth_callback")

@@ -33,10 +33,27 @@ where
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Issued, VerifyError> {
+        self.token_credentials_with_headers(request, authorization, &[])
+            .await
+    }
+
+    /// [`token_credentials`](Self::token_credentials), given the request's headers as the server received
+    /// them: with the diagnosis on, a bad signature is first tried against the origins they
+    /// name, as [`Verifier::verify_with_headers`](crate::Verifier::verify_with_headers) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`token_credentials`](Self::token_credentials).
+    pub async fn token_credentials_with_headers(
+        &self,
+        request: &Request<'_>,
+        authorization: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<Issued, VerifyError> {
         let now = self.verifier.clock().now()?;
         let (verified, _) = self
             .verifier
-            .verify_as(request, authorization, now, Expect::TokenRequest)
+            .verify_as(request, authorization, headers, now, Expect::TokenRequest)
             .await?;
         let token = verified.token().unwrap_or_default();
         let temporary = self.verifier.credentials().temporary();

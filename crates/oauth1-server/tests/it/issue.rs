@@ -691,3 +691,94 @@ fn callbacks_that_cannot_be_registered_say_why() {
     assert!(callbacks.allows("myapp://oauth/done?state=1"));
     assert!(!callbacks.allows("myapp://oauth/other"));
 }
+
+/// Given the headers it received, the issuer's diagnosis names the origin a client signed for
+/// at each endpoint, as the resource verifier's does; without them (or with the diagnosis
+/// off) it cannot.
+#[tokio::test]
+async fn the_endpoints_name_the_origin_a_client_signed_for_from_its_headers() {
+    let mut credentials = MemoryCredentials::new();
+    credentials.insert_consumer(
+        CK,
+        ConsumerCredential::from_secret(CS).with_callbacks(Callbacks::default()),
+    );
+    credentials.add_token(CK, "access", "access secret");
+    let store = WithTemporary::new(credentials, MemoryTemporaryStore::new());
+    let provider = Issuer::new(Verifier::new(store, MemoryNonceStore::new()).with_diagnosis(100));
+    let served = "http://127.0.0.1:8080";
+    let client_origin = "http://localhost:8080";
+    let headers = [("host", "localhost:8080")];
+    let said = |e: VerifyError| {
+        assert_eq!(e.reason(), Reason::BadSignature);
+        e.to_string()
+    };
+    let names_it = |text: &str, path: &str| {
+        text.contains(&format!(
+            "the client signed this request for {client_origin}{path} (the Host header it sent), and this server verifies it as {served}{path}"
+        ))
+    };
+
+    // The temporary credential request.
+    let at = |origin: &str, path: &str| {
+        Request::new("POST", &format!("{origin}{path}"))
+            .unwrap()
+            .with_callback("oob")
+    };
+    let path = "/oauth/request_token";
+    let sent = header(&consumer(), &at(client_origin, path));
+    let e = provider
+        .temporary_credentials_with_headers(&at(served, path), Some(&sent), &headers)
+        .await
+        .unwrap_err();
+    assert!(names_it(&said(e), path));
+    // Without the headers, the same request is not told which origin.
+    let sent = header(&consumer(), &at(client_origin, path));
+    let e = provider
+        .temporary_credentials(&at(served, path), Some(&sent))
+        .await
+        .unwrap_err();
+    assert!(!said(e).contains("the client signed this request for"));
+
+    // The token request, for temporary credentials issued and approved.
+    let path = "/oauth/request_token";
+    let request = at(served, path);
+    let issued = provider
+        .temporary_credentials(&request, Some(&header(&consumer(), &request)))
+        .await
+        .unwrap();
+    let verifier = provider.approve(issued.token(), "alice").await.unwrap();
+    let path = "/oauth/access_token";
+    let signer = consumer().with_token(Token::new(
+        issued.token(),
+        issued.credential().secret().clone(),
+    ));
+    let sign_for = |origin: &str| {
+        let request = Request::new("POST", &format!("{origin}{path}"))
+            .unwrap()
+            .with_verifier(verifier.verifier());
+        header(&signer, &request)
+    };
+    let request = Request::new("POST", &format!("{served}{path}"))
+        .unwrap()
+        .with_verifier(verifier.verifier());
+    let e = provider
+        .token_credentials_with_headers(&request, Some(&sign_for(client_origin)), &headers)
+        .await
+        .unwrap_err();
+    assert!(names_it(&said(e), path));
+
+    // A resource request.
+    let path = "/photos?size=original";
+    let signer = consumer().with_token(Token::new("access", "access secret"));
+    let sent = header(
+        &signer,
+        &Request::new("GET", &format!("{client_origin}{path}")).unwrap(),
+    );
+    let request = Request::new("GET", &format!("{served}{path}")).unwrap();
+    let e = provider
+        .verifier()
+        .verify_with_headers(&request, Some(&sent), &headers)
+        .await
+        .unwrap_err();
+    assert!(names_it(&said(e), path));
+}
