@@ -18,6 +18,7 @@
 //!     -d 'status=Hello' --consumer-key KEY --token TOKEN
 //! oauth1 probe --url 'https://api.example.com/1.1/items.json?q=a+b' --consumer-key KEY \
 //!     --token TOKEN --verbose
+//! OAUTH1_CONSUMER_SECRET=secret oauth1 serve --port 8080 --consumer-key KEY
 //! oauth1 encode 'Ladies + Gentlemen'
 //! ```
 
@@ -36,6 +37,8 @@ mod input;
 mod probe;
 #[cfg(not(target_os = "wasi"))]
 mod send;
+#[cfg(not(target_os = "wasi"))]
+mod serve;
 mod sign;
 mod verify;
 
@@ -52,6 +55,8 @@ use input::SignArgs;
 use probe::ProbeArgs;
 #[cfg(not(target_os = "wasi"))]
 use send::SendArgs;
+#[cfg(not(target_os = "wasi"))]
+use serve::ServeArgs;
 use verify::VerifyArgs;
 
 #[derive(Parser)]
@@ -88,6 +93,12 @@ enum Command {
     /// exactly, then as each known mistake would sign it, until one is accepted. Exit status 0
     /// when one is (rfc or found), 1 when none is, 2 on an error.
     Probe(Box<ProbeArgs>),
+    #[cfg(not(target_os = "wasi"))]
+    /// Run a local OAuth 1.0a provider to test a client against: temporary credentials,
+    /// authorization, token credentials, and every other path a protected resource; every
+    /// refusal says why (the OAuth problem, and for a bad signature the mistake). Ctrl-C stops
+    /// it.
+    Serve(Box<ServeArgs>),
     /// Percent-encode a value as RFC 5849 §3.6 says (uppercase hex, only A-Z a-z 0-9 - . _ ~
     /// left as they are).
     Encode {
@@ -126,6 +137,8 @@ fn main() -> ExitCode {
             Ok(accepted) => (Ok(()), 2, u8::from(!accepted)),
             Err(e) => (Err(e), 2, 0),
         },
+        #[cfg(not(target_os = "wasi"))]
+        Command::Serve(args) => (serve::run(&args), 1, 0),
         Command::Encode { value } => (encode(&value), 1, 0),
     };
     // What was printed counts: output that a full disk refused is a failure (a reader that

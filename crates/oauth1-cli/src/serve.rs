@@ -1,0 +1,224 @@
+//! `oauth1 serve`: a local OAuth 1.0a provider for testing clients, built from the server
+//! crate's verifier, issuer and diagnosis, whose every refusal says why.
+//!
+//! It issues temporary credentials, approves them (at once, or when asked), exchanges them
+//! for token credentials, and answers every other path as a protected resource with what it
+//! verified. It knows every secret it verifies with, so the diagnosis of a bad signature is
+//! always on (within the server crate's cost budget): a 401 names the mistake, or the origin
+//! the client signed for.
+
+mod credentials;
+mod provider;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::sync::Semaphore;
+use url::Url;
+
+use crate::terminal::value;
+use credentials::Known;
+use provider::Provider;
+
+/// The most time a client has to send its request line and headers.
+const HEAD_DEADLINE: Duration = Duration::from_secs(10);
+/// The most time one exchange is served, from its first byte to the answer's last.
+const CONNECTION_DEADLINE: Duration = Duration::from_secs(60);
+/// The most connections served at once; another waits for a slot.
+const MAX_CONNECTIONS: usize = 256;
+
+/// `oauth1 serve`'s arguments.
+#[derive(Args)]
+pub(crate) struct ServeArgs {
+    /// The port to listen on; 0 for any free one.
+    #[arg(long, default_value_t = 8080)]
+    pub(crate) port: u16,
+    /// The address to listen on: loopback unless you say otherwise (anything that reaches it
+    /// can use the consumers it knows).
+    #[arg(long, value_name = "ADDRESS", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub(crate) bind: IpAddr,
+    /// The origin clients sign for [default: http://ADDRESS:PORT]; a client that signs for
+    /// another one is told which it used.
+    #[arg(long, value_name = "URL")]
+    pub(crate) origin: Option<String>,
+    /// A consumer key this provider knows (its secret from OAUTH1_CONSUMER_SECRET or
+    /// --consumer-secret).
+    #[arg(long)]
+    pub(crate) consumer_key: Option<String>,
+    /// The consumer's secret; prefer the environment variable, which stays out of shell
+    /// history.
+    #[arg(long, env = "OAUTH1_CONSUMER_SECRET", hide_env_values = true)]
+    pub(crate) consumer_secret: Option<String>,
+    /// Token credentials of that consumer, valid from the start (its secret from
+    /// OAUTH1_TOKEN_SECRET or --token-secret): for a client that has its token already.
+    #[arg(long, requires = "consumer_key")]
+    pub(crate) token: Option<String>,
+    /// The token's secret; prefer the environment variable.
+    #[arg(long, env = "OAUTH1_TOKEN_SECRET", hide_env_values = true)]
+    pub(crate) token_secret: Option<String>,
+    /// A JSON file of several consumers and tokens:
+    /// {"consumers": [{"key": "…", "secret": "…", "tokens": [{"token": "…", "secret": "…"}]}]}
+    #[arg(long, value_name = "FILE")]
+    pub(crate) credentials: Option<PathBuf>,
+    /// A callback URL consumers may ask for (repeat it for several; `oob` for out-of-band)
+    /// [default: any absolute URL, and oob].
+    #[arg(long = "callback", value_name = "URL")]
+    pub(crate) callbacks: Vec<String>,
+    /// How an authorization is approved: at once (auto), or by a person on the page (ask).
+    #[arg(long, value_enum, default_value_t = Approve::Auto)]
+    pub(crate) approve: Approve,
+    /// Append one JSON line per request to FILE: time, method, URL, status, verdict, causes.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) log: Option<PathBuf>,
+}
+
+/// How `GET /oauth/authorize` approves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Approve {
+    /// Approved at once: a redirect to the callback, or the verifier shown for oob.
+    Auto,
+    /// A page with Approve and Deny.
+    Ask,
+}
+
+/// Runs the provider until Ctrl-C (or SIGTERM).
+pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
+    let known = Known::gather(args)?;
+    let address = SocketAddr::new(args.bind, args.port);
+    let listener = std::net::TcpListener::bind(address).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AddrInUse {
+            format!(
+                "port {} of {} is in use: pass --port with another port, or --port 0 for any free one",
+                args.port, args.bind
+            )
+        } else {
+            format!("listening on {address}: {e}")
+        }
+    })?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("reading the listening address: {e}"))?;
+    let origin = match &args.origin {
+        Some(origin) => parse_origin(origin)?,
+        None => Url::parse(&format!("http://{bound}"))
+            .map_err(|e| format!("the origin http://{bound}: {e}"))?,
+    };
+    let provider = Arc::new(Provider::new(&known, origin.clone(), args)?);
+    announce(&origin, bound, &known, args);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| format!("starting the server: {e}"))?;
+    runtime.block_on(async move {
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| format!("listening on {bound}: {e}"))?;
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| format!("listening on {bound}: {e}"))?;
+        tokio::select! {
+            () = accept(listener, provider) => {}
+            result = stopped() => result?,
+        }
+        say!("oauth1 serve: stopped");
+        Ok::<(), String>(())
+    })?;
+    // Connections still open are dropped with the runtime, at once.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    Ok(())
+}
+
+/// The `--origin` given: an http or https URL with nothing after its host and port.
+fn parse_origin(text: &str) -> Result<Url, String> {
+    let url = Url::parse(text).map_err(|e| format!("--origin {}: {e}", value(text)))?;
+    let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
+    if !matches!(url.scheme(), "http" | "https") || !bare || url.host().is_none() {
+        return Err(format!(
+            "--origin {}: give a scheme, a host and a port only (http://127.0.0.1:8080)",
+            value(text)
+        ));
+    }
+    Ok(url)
+}
+
+/// Prints where it listens, its endpoints, the keys it knows (never a secret) and a request
+/// to try. The first line, `oauth1 serve: listening on ORIGIN`, is for scripts that start it.
+fn announce(origin: &Url, bound: SocketAddr, known: &Known, args: &ServeArgs) {
+    let base = origin.as_str().trim_end_matches('/');
+    say!("oauth1 serve: listening on {base}");
+    if base != format!("http://{bound}") {
+        say!("  (bound to {bound})");
+    }
+    let approval = match args.approve {
+        Approve::Auto => "approved at once",
+        Approve::Ask => "a page to approve or deny",
+    };
+    say!("  temporary credentials  POST {base}/oauth/request_token");
+    say!("  authorization          GET  {base}/oauth/authorize?oauth_token=…  ({approval})");
+    say!("  token credentials      POST {base}/oauth/access_token");
+    say!("  anything else          a protected resource: 200 with what was verified, as JSON");
+    say!("consumers: {}", known.describe());
+    let (key, token) = known.sample();
+    let token = token.map_or(String::new(), |t| format!(" --token {}", value(t)));
+    say!(
+        "try:  oauth1 send --consumer-key {}{token} {base}/hello",
+        value(key)
+    );
+    say!("      (with OAUTH1_CONSUMER_SECRET and OAUTH1_TOKEN_SECRET set to this server's)");
+    say!("Every refusal says why: the OAuth problem and, for a bad signature, the mistake.");
+    say!("Ctrl-C stops it.");
+}
+
+/// Accepts connections for ever, each served on its own task.
+async fn accept(listener: tokio::net::TcpListener, provider: Arc<Provider>) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+            return;
+        };
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors, say: try again a moment later.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        let provider = Arc::clone(&provider);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let provider = Arc::clone(&provider);
+                async move { Ok::<_, std::convert::Infallible>(provider.answer(request).await) }
+            });
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEAD_DEADLINE)
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(CONNECTION_DEADLINE, connection).await;
+            drop(slot);
+        });
+    }
+}
+
+/// Resolves on Ctrl-C, or on SIGTERM where there are signals.
+async fn stopped() -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut terminate =
+            signal(SignalKind::terminate()).map_err(|e| format!("listening for SIGTERM: {e}"))?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result.map_err(|e| format!("listening for Ctrl-C: {e}")),
+            _ = terminate.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c()
+            .await
+            .map_err(|e| format!("listening for Ctrl-C: {e}"))
+    }
+}

@@ -1,0 +1,653 @@
+//! What `oauth1 serve` answers: the three endpoints of RFC 5849 §2, every other path as a
+//! protected resource, and every refusal in the OAuth Problem Reporting format with its
+//! diagnosis.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::http::request::Parts;
+use hyper::{Method, Request as HttpRequest, Response, StatusCode};
+use oauth1_server::{
+    Callbacks, ConsumerCredential, Diagnosis, Issuer, MemoryCredentials, MemoryNonceStore,
+    MemoryTemporaryStore, PublicOrigin, Verified, Verifier, VerifyError, WithTemporary,
+};
+use oauth1_signer::{Nonce, Realm, Request};
+use serde_json::json;
+use url::Url;
+
+use super::credentials::Known;
+use super::{Approve, ServeArgs};
+use crate::terminal::value;
+
+type Issuing = Issuer<Arc<MemoryCredentials>, Arc<MemoryNonceStore>, Arc<MemoryTemporaryStore>>;
+
+/// The most bytes of a body read, as the server crate's tower layer reads.
+const BODY_LIMIT: usize = 1 << 20;
+/// The most bad signatures diagnosed a second (each within the server crate's cost budget).
+const DIAGNOSES_PER_SECOND: u32 = 20;
+/// Who approves, as the token credentials name their resource owner.
+const OWNER: &str = "test-user";
+/// The most authorization pages waiting for their decision (`--approve ask`); past it, the
+/// oldest are forgotten.
+const MAX_FORMS: usize = 10_000;
+
+/// The provider: its issuer (whose verifier also verifies resource requests), its origin and
+/// what it records.
+pub(super) struct Provider {
+    issuer: Issuing,
+    /// The origin clients sign for; without `--origin`, a loopback name the client reached
+    /// this port by is taken instead ([`origin_of`](Self::origin_of)).
+    origin: PublicOrigin,
+    /// Whether `--origin` fixed it.
+    fixed: bool,
+    base: String,
+    realm: Realm,
+    approve: Approve,
+    /// The anti-forgery token of each authorization page shown, by temporary token.
+    forms: Mutex<HashMap<String, String>>,
+    log: Option<Mutex<std::fs::File>>,
+}
+
+/// What became of one request, for the terminal and the log.
+struct Outcome {
+    /// `accepted`, `issued`, `approved`, … or the refusal's reason id.
+    verdict: String,
+    /// The diagnosis's cause ids.
+    causes: Vec<&'static str>,
+    /// One more thing worth a line: the mistake, the origin signed for, the token issued.
+    detail: Option<String>,
+}
+
+impl Outcome {
+    fn new(verdict: &str, detail: Option<String>) -> Self {
+        Outcome {
+            verdict: verdict.to_owned(),
+            causes: Vec::new(),
+            detail,
+        }
+    }
+}
+
+type Answer = (Response<Full<Bytes>>, Outcome);
+
+impl Provider {
+    pub(super) fn new(known: &Known, origin: Url, args: &ServeArgs) -> Result<Self, String> {
+        let callbacks = callbacks(&args.callbacks)?;
+        let mut credentials = MemoryCredentials::new();
+        for (key, consumer) in &known.consumers {
+            credentials.insert_consumer(
+                key.as_str(),
+                ConsumerCredential::from_secret(consumer.secret.as_str())
+                    .with_callbacks(callbacks.clone()),
+            );
+            for (token, secret) in &consumer.tokens {
+                credentials.add_token(key.as_str(), token.as_str(), secret.as_str());
+            }
+        }
+        let store =
+            WithTemporary::new(Arc::new(credentials), Arc::new(MemoryTemporaryStore::new()));
+        let verifier = Verifier::new(store, Arc::new(MemoryNonceStore::new()))
+            .with_diagnosis(DIAGNOSES_PER_SECOND);
+        let base = origin.as_str().trim_end_matches('/').to_owned();
+        let realm = Realm::new(base.clone()).map_err(|e| format!("the realm {base}: {e}"))?;
+        let log = match &args.log {
+            Some(path) => Some(Mutex::new(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("opening --log {}: {e}", path.display()))?,
+            )),
+            None => None,
+        };
+        Ok(Provider {
+            issuer: Issuer::new(verifier),
+            origin: PublicOrigin::Fixed(origin),
+            fixed: args.origin.is_some(),
+            base,
+            realm,
+            approve: args.approve,
+            forms: Mutex::default(),
+            log,
+        })
+    }
+
+    /// The origin a request is verified at: `--origin`; or else, when the client reached this
+    /// port by a loopback name (`localhost`, `127.0.0.1`, `[::1]`), that name, as a server
+    /// reached by its name verifies at it; or else the listening address. A client that
+    /// signed for any other origin is told which it signed for.
+    fn origin_of(&self, headers: &HeaderMap) -> std::borrow::Cow<'_, PublicOrigin> {
+        let PublicOrigin::Fixed(origin) = &self.origin else {
+            return std::borrow::Cow::Borrowed(&self.origin);
+        };
+        let reached = (!self.fixed)
+            .then(|| text(headers, header::HOST))
+            .flatten()
+            .and_then(|host| Url::parse(&format!("http://{host}")).ok())
+            .filter(|url| {
+                let loopback = match url.host() {
+                    Some(url::Host::Domain(name)) => name == "localhost",
+                    Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+                    Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+                    None => false,
+                };
+                loopback
+                    && url.port_or_known_default() == origin.port_or_known_default()
+                    && url.path() == "/"
+                    && url.username().is_empty()
+            });
+        match reached {
+            Some(url) if url != *origin => std::borrow::Cow::Owned(PublicOrigin::Fixed(url)),
+            _ => std::borrow::Cow::Borrowed(&self.origin),
+        }
+    }
+
+    /// Answers one request, and records it on the terminal and in the log.
+    pub(super) async fn answer(&self, request: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
+        let (parts, body) = request.into_parts();
+        let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        let (response, outcome) = self.route(&parts, body).await;
+        self.record(parts.method.as_str(), target, response.status(), &outcome);
+        response
+    }
+
+    async fn route(&self, parts: &Parts, body: Incoming) -> Answer {
+        let endpoint = |path: &str| parts.uri.path() == path;
+        let post = parts.method == Method::POST;
+        if endpoint("/oauth/authorize") {
+            return match parts.method {
+                Method::GET | Method::HEAD => self.authorize_page(parts).await,
+                Method::POST => match read(body).await {
+                    Ok(body) => self.decide(&body).await,
+                    Err(answer) => answer,
+                },
+                _ => not_allowed("GET"),
+            };
+        }
+        let token_endpoint = endpoint("/oauth/request_token") || endpoint("/oauth/access_token");
+        if token_endpoint && !post {
+            return not_allowed("POST");
+        }
+        let body = match read(body).await {
+            Ok(body) => body,
+            Err(answer) => return answer,
+        };
+        let json = wants_json(&parts.headers);
+        let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        let url = match self.origin_of(&parts.headers).url(target, []) {
+            Ok(url) => url,
+            Err(e) => return self.refuse(&e, json),
+        };
+        let request = match Request::from_url(parts.method.as_str(), &url) {
+            Ok(request) => request,
+            Err(e) => return plain(StatusCode::BAD_REQUEST, "malformed-request", &e.to_string()),
+        };
+        let content_type = text(&parts.headers, header::CONTENT_TYPE).unwrap_or("");
+        let request = request.with_body(content_type, &body);
+        let authorization = match authorization(&parts.headers) {
+            Ok(authorization) => authorization,
+            Err(wrong) => return plain(StatusCode::BAD_REQUEST, "malformed-request", wrong),
+        };
+        let headers: Vec<(&str, &str)> = (parts.headers.iter())
+            .filter_map(|(n, v)| Some((n.as_str(), v.to_str().ok()?)))
+            .collect();
+        let issued = if endpoint("/oauth/request_token") {
+            self.issuer
+                .temporary_credentials_with_headers(&request, authorization, &headers)
+                .await
+                .map(|i| (i, "temporary credentials"))
+        } else if endpoint("/oauth/access_token") {
+            self.issuer
+                .token_credentials_with_headers(&request, authorization, &headers)
+                .await
+                .map(|i| (i, "token credentials"))
+        } else {
+            return match self
+                .issuer
+                .verifier()
+                .verify_with_headers(&request, authorization, &headers)
+                .await
+            {
+                Ok(verified) => echo(&verified, &request),
+                Err(e) => self.refuse(&e, json),
+            };
+        };
+        match issued {
+            Ok((issued, what)) => {
+                let detail = format!(
+                    "{what} {} for {}",
+                    value(issued.token()),
+                    value(issued.consumer_key())
+                );
+                let body = issued.body().to_string();
+                (
+                    respond(StatusCode::OK, "application/x-www-form-urlencoded", body),
+                    Outcome::new("issued", Some(detail)),
+                )
+            }
+            Err(e) => self.refuse(&e, json),
+        }
+    }
+
+    /// A refusal: its status, `WWW-Authenticate` on a 401, the OAuth Problem Reporting body
+    /// (or the same as JSON when the client asks for JSON), with the diagnosis in the advice.
+    fn refuse(&self, error: &VerifyError, json: bool) -> Answer {
+        let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+        let diagnosis = error.diagnosis();
+        let causes = diagnosis.map_or_else(Vec::new, Diagnosis::cause_ids);
+        let signed_for = match diagnosis {
+            Some(Diagnosis::SignedForOrigin { signed, .. }) => Some(signed.clone()),
+            _ => None,
+        };
+        let detail = match (&signed_for, diagnosis) {
+            (Some(url), _) => Some(format!("signed for {url}")),
+            (None, Some(Diagnosis::Found { causes, .. })) => {
+                causes.first().map(|c| format!("the client {}", c.what()))
+            }
+            (None, Some(diagnosis)) => Some(diagnosis.to_string()),
+            (None, None) => None,
+        };
+        let outcome = Outcome {
+            verdict: error.reason().as_str().to_owned(),
+            causes: causes.clone(),
+            detail,
+        };
+        let mut response = match error.problem() {
+            Some(problem) if json => respond(
+                status,
+                "application/json",
+                json!({
+                    "status": status.as_u16(),
+                    "oauth_problem": problem.name(),
+                    "oauth_problem_advice": problem.advice(),
+                    "reason": error.reason().as_str(),
+                    "causes": causes,
+                    "diagnosis": diagnosis.map(ToString::to_string),
+                    "signed_for": signed_for,
+                })
+                .to_string(),
+            ),
+            Some(problem) => respond(
+                status,
+                "application/x-www-form-urlencoded",
+                problem.to_urlencoded(),
+            ),
+            // The stores are this process's memory: what failed is said as it is.
+            None => respond(status, "text/plain; charset=utf-8", error.to_string()),
+        };
+        if status == StatusCode::UNAUTHORIZED {
+            if let Ok(challenge) =
+                HeaderValue::from_str(&oauth1_server::www_authenticate(&self.realm))
+            {
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, challenge);
+            }
+        }
+        (response, outcome)
+    }
+
+    /// `GET /oauth/authorize?oauth_token=…`: approved at once, or a page that asks.
+    async fn authorize_page(&self, parts: &Parts) -> Answer {
+        let query = parts.uri.query().unwrap_or("");
+        let Some(token) = field(query.as_bytes(), "oauth_token") else {
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "missing-parameter",
+                "no oauth_token in the query: send the resource owner to /oauth/authorize?oauth_token= with the temporary credentials' token (RFC 5849 §2.2)",
+            );
+        };
+        let pending = match self.issuer.pending(&token).await {
+            Ok(pending) => pending,
+            Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
+        };
+        if self.approve == Approve::Auto {
+            return self.approved(&token).await;
+        }
+        let Ok(csrf) = Nonce::generate() else {
+            return plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "server-failure",
+                "no random numbers for the page's anti-forgery token",
+            );
+        };
+        {
+            let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
+            if forms.len() >= MAX_FORMS {
+                forms.clear();
+            }
+            forms.insert(token.clone(), csrf.as_str().to_owned());
+        }
+        let page = format!(
+            "<!doctype html><title>Authorize {consumer}</title>\
+             <form method=post action=/oauth/authorize>\
+             <p><b>{consumer}</b> asks for access (callback: {callback}).</p>\
+             <input type=hidden name=oauth_token value=\"{token}\">\
+             <input type=hidden name=csrf value=\"{csrf}\">\
+             <button name=decision value=approve>Approve</button> \
+             <button name=decision value=deny>Deny</button></form>",
+            consumer = escape(&pending.consumer_key),
+            callback = escape(&pending.callback),
+            token = escape(&token),
+            csrf = csrf.as_str(),
+        );
+        let mut response = respond(StatusCode::OK, "text/html; charset=utf-8", page);
+        guard(response.headers_mut());
+        (
+            response,
+            Outcome::new(
+                "asked",
+                Some(format!("for {}", value(&pending.consumer_key))),
+            ),
+        )
+    }
+
+    /// `POST /oauth/authorize` from the page of `--approve ask`: approve or deny.
+    async fn decide(&self, body: &[u8]) -> Answer {
+        if self.approve != Approve::Ask {
+            return not_allowed("GET");
+        }
+        let token = field(body, "oauth_token").unwrap_or_default();
+        let csrf = field(body, "csrf").unwrap_or_default();
+        let shown = {
+            let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
+            // One decision per page shown.
+            forms.remove(&token).filter(|expected| *expected == csrf)
+        };
+        if shown.is_none() {
+            return plain(
+                StatusCode::FORBIDDEN,
+                "forged-decision",
+                "this decision was not sent from the authorization page: open it again",
+            );
+        }
+        if field(body, "decision").as_deref() == Some("approve") {
+            return self.approved(&token).await;
+        }
+        plain_as(
+            StatusCode::OK,
+            "denied",
+            "Denied: these temporary credentials stay unapproved, and the application's token request will be refused (permission_unknown).",
+        )
+    }
+
+    /// The approval of `token`: a redirect to the callback, or the verifier for `oob`.
+    async fn approved(&self, token: &str) -> Answer {
+        let approved = match self.issuer.approve(token, OWNER).await {
+            Ok(approved) => approved,
+            Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
+        };
+        let detail = Some(format!("oauth_verifier {}", value(approved.verifier())));
+        if let Some(redirect) = approved.redirect() {
+            let mut response = respond(
+                StatusCode::FOUND,
+                "text/plain; charset=utf-8",
+                String::new(),
+            );
+            if let Ok(location) = HeaderValue::from_str(redirect) {
+                response.headers_mut().insert(header::LOCATION, location);
+            }
+            guard(response.headers_mut());
+            return (response, Outcome::new("approved", detail));
+        }
+        let mut response = respond(
+            StatusCode::OK,
+            "text/plain; charset=utf-8",
+            format!(
+                "Approved. Type this verifier into the application:\noauth_verifier={}\n",
+                approved.verifier()
+            ),
+        );
+        guard(response.headers_mut());
+        (response, Outcome::new("approved", detail))
+    }
+
+    /// One line on the terminal, and one JSON line in the log.
+    fn record(&self, method: &str, target: &str, status: StatusCode, outcome: &Outcome) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let causes = if outcome.causes.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", outcome.causes.join(", "))
+        };
+        let detail = outcome
+            .detail
+            .as_ref()
+            .map_or(String::new(), |d| format!(": {d}"));
+        let shown: String = target.chars().take(100).collect();
+        let more = if shown.len() < target.len() {
+            "…"
+        } else {
+            ""
+        };
+        say!(
+            "{} {method} {}{more} {} {}{causes}{detail}",
+            clock(now),
+            value(&shown),
+            status.as_u16(),
+            outcome.verdict,
+        );
+        if let Some(log) = &self.log {
+            let line = json!({
+                "time": rfc3339(now),
+                "method": method,
+                "url": format!("{}{target}", self.base),
+                "status": status.as_u16(),
+                "verdict": outcome.verdict,
+                "causes": outcome.causes,
+                "detail": outcome.detail,
+            });
+            let mut file = log.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Err(e) = writeln!(file, "{line}") {
+                tell!("warning: writing to --log: {e}");
+            }
+        }
+    }
+}
+
+/// The callbacks every consumer may use: those of `--callback`, or any URL and `oob`.
+fn callbacks(given: &[String]) -> Result<Callbacks, String> {
+    if given.is_empty() {
+        return Ok(Callbacks::none().with_any_url().with_oob(true));
+    }
+    let mut callbacks = Callbacks::none();
+    for callback in given {
+        callbacks = if callback == "oob" {
+            callbacks.with_oob(true)
+        } else {
+            callbacks
+                .with_url(callback)
+                .map_err(|e| format!("--callback: {e}"))?
+        };
+    }
+    Ok(callbacks)
+}
+
+/// A resource's answer: what was verified, as JSON.
+fn echo(verified: &Verified, request: &Request<'_>) -> Answer {
+    let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let parameters: Vec<[String; 2]> = (verified.parameters().iter())
+        .map(|p| [lossy(p.name), lossy(p.value)])
+        .collect();
+    let body = json!({
+        "consumer_key": verified.consumer_key(),
+        "token": verified.token(),
+        "resource_owner": verified.resource_owner(),
+        "signature_method": verified.signature_method().as_str(),
+        "realm": verified.realm(),
+        "method": request.method(),
+        "base_string_uri": request.base_uri().ok().map(|b| b.to_string()),
+        "parameters": parameters,
+    });
+    let detail = Some(format!(
+        "{}{}",
+        value(verified.consumer_key()),
+        verified
+            .token()
+            .map_or(String::new(), |t| format!(" with token {}", value(t)))
+    ));
+    (
+        respond(StatusCode::OK, "application/json", format!("{body:#}\n")),
+        Outcome::new("accepted", detail),
+    )
+}
+
+/// The body, at most [`BODY_LIMIT`] bytes of it.
+async fn read(body: Incoming) -> Result<Bytes, Answer> {
+    match Limited::new(body, BODY_LIMIT).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<LengthLimitError>() => Err(plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body-too-large",
+            &format!("the body is longer than {BODY_LIMIT} bytes, the most this server reads"),
+        )),
+        Err(e) => Err(plain(
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            &format!("the body could not be read: {e}"),
+        )),
+    }
+}
+
+/// The `Authorization` header, if there is one: one, and text; or what is wrong with it.
+fn authorization(headers: &HeaderMap) -> Result<Option<&str>, &'static str> {
+    let mut all = headers.get_all(header::AUTHORIZATION).iter();
+    let Some(first) = all.next() else {
+        return Ok(None);
+    };
+    if all.next().is_some() {
+        return Err("more than one Authorization header: send the protocol parameters in one");
+    }
+    first.to_str().map(Some).map_err(|_| {
+        "the Authorization header is not text: percent-encode its values (RFC 5849 §3.5.1)"
+    })
+}
+
+fn text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Whether the client asks for JSON (`Accept: application/json`).
+fn wants_json(headers: &HeaderMap) -> bool {
+    (headers.get_all(header::ACCEPT).iter())
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.to_ascii_lowercase().contains("application/json"))
+}
+
+/// The value of `name` in a query or form.
+fn field(pairs: &[u8], name: &str) -> Option<String> {
+    url::form_urlencoded::parse(pairs)
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+fn respond(status: StatusCode, content_type: &'static str, body: String) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// A plain-text answer whose verdict is `verdict`, the text also its detail.
+fn plain_as(status: StatusCode, verdict: &str, text: &str) -> Answer {
+    (
+        respond(status, "text/plain; charset=utf-8", format!("{text}\n")),
+        Outcome::new(verdict, None),
+    )
+}
+
+/// A plain-text refusal that is not OAuth's own: the text is its detail on the terminal.
+fn plain(status: StatusCode, verdict: &str, text: &str) -> Answer {
+    let (response, mut outcome) = plain_as(status, verdict, text);
+    outcome.detail = Some(text.to_owned());
+    (response, outcome)
+}
+
+fn not_allowed(allowed: &'static str) -> Answer {
+    let (mut response, outcome) = plain(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method-not-allowed",
+        &format!("this endpoint takes {allowed} (RFC 5849 §2)"),
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
+    (response, outcome)
+}
+
+/// The headers of the authorization answers: not framed by other sites, no script, forms
+/// posted only here, the URL (with its token) neither cached nor sent on as a referrer.
+fn guard(headers: &mut HeaderMap) {
+    for (name, value) in [
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+        (header::CACHE_CONTROL, "no-store"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+}
+
+/// Text for an HTML page.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `hh:mm:ss` (UTC) of `seconds` since the epoch.
+fn clock(seconds: u64) -> String {
+    let day = seconds % 86_400;
+    format!("{:02}:{:02}:{:02}", day / 3600, day / 60 % 60, day % 60)
+}
+
+/// `seconds` since the epoch as RFC 3339 (UTC), by the civil-from-days rule of the
+/// proleptic Gregorian calendar.
+fn rfc3339(seconds: u64) -> String {
+    let days = i64::try_from(seconds / 86_400).unwrap_or(0) + 719_468;
+    let era = days.div_euclid(146_097);
+    let of_era = days.rem_euclid(146_097);
+    let year_of_era = (of_era - of_era / 1460 + of_era / 36_524 - of_era / 146_096) / 365;
+    let day_of_year = of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{}Z", clock(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dates from Python's `datetime.fromtimestamp(s, timezone.utc).isoformat()`.
+    #[test]
+    fn times_are_written_as_rfc3339() {
+        for (seconds, written) in [
+            (0, "1970-01-01T00:00:00Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_318_622_958, "2011-10-14T20:09:18Z"),
+            (1_800_000_000, "2027-01-15T08:00:00Z"),
+            (4_107_542_399, "2100-02-28T23:59:59Z"),
+        ] {
+            assert_eq!(rfc3339(seconds), written, "{seconds}");
+        }
+    }
+}
