@@ -59,11 +59,29 @@ pub enum Diagnosis {
 }
 
 impl Diagnosis {
-    /// The cause ids, most likely first; empty unless found.
+    /// The cause ids, most likely first; empty unless found. For a request signed for
+    /// another origin, the ids of the vocabulary that name how it differs:
+    /// `scheme-changed` (http for https, or the reverse) and `port-dropped` (the server's
+    /// port left out); a host of its own has none.
     #[must_use]
     pub fn cause_ids(&self) -> Vec<&'static str> {
         match self {
             Diagnosis::Found { causes, .. } => causes.iter().map(|c| c.id()).collect(),
+            Diagnosis::SignedForOrigin {
+                signed, verified, ..
+            } => {
+                let (Ok(signed), Ok(verified)) = (Url::parse(signed), Url::parse(verified)) else {
+                    return Vec::new();
+                };
+                let mut ids = Vec::new();
+                if signed.scheme() != verified.scheme() {
+                    ids.push(Cause::SchemeChanged.id());
+                }
+                if signed.port().is_none() && verified.port().is_some() {
+                    ids.push(Cause::PortDropped.id());
+                }
+                ids
+            }
             _ => Vec::new(),
         }
     }
@@ -107,7 +125,7 @@ impl fmt::Display for Diagnosis {
                 from,
             } => write!(
                 f,
-                "the client signed this request for {signed} ({from}), and this server verifies it as {verified}: the client must sign the URL it sends the request to, and the server must be configured with the origin its clients reach it at (the origin given to VerifyLayer, or a proxy's forwarding headers it trusts)",
+                "the client signed this request for {signed} ({from}), and this server verifies it as {verified}: the client must sign the URL it sends the request to, and the server must be configured with the origin its clients reach it at (its configured public origin, or the forwarding headers of a proxy it trusts)",
             ),
             Diagnosis::Skipped(why) => write!(f, "not diagnosed: {why}"),
         }
@@ -395,6 +413,37 @@ mod tests {
         assert!(budget.take(Timestamp::new(1_001)));
         assert!(!Budget::new(0).take(second));
         assert_eq!(budget.per_second(), 2);
+    }
+
+    #[test]
+    fn another_origin_is_named_by_the_vocabulary_where_it_has_a_name() {
+        let origin = |signed: &str, verified: &str| {
+            Diagnosis::SignedForOrigin {
+                signed: signed.to_owned(),
+                verified: verified.to_owned(),
+                from: "the Host header it sent",
+            }
+            .cause_ids()
+        };
+        let ids: [&[&str]; 5] = [
+            &["port-dropped"],
+            &["scheme-changed"],
+            &["scheme-changed", "port-dropped"],
+            &[],
+            &[],
+        ];
+        for ((signed, verified), ids) in [
+            ("http://127.0.0.1/v1", "http://127.0.0.1:8080/v1"),
+            ("https://api.example/x", "http://api.example/x"),
+            ("https://127.0.0.1/x", "http://127.0.0.1:8080/x"),
+            ("http://localhost:8080/x", "http://127.0.0.1:8080/x"),
+            ("http://127.0.0.1:8080/x", "http://127.0.0.1/x"),
+        ]
+        .into_iter()
+        .zip(ids)
+        {
+            assert_eq!(origin(signed, verified), ids, "{signed} for {verified}");
+        }
     }
 
     #[test]
