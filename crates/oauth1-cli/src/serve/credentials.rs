@@ -139,6 +139,19 @@ impl Known {
         shown.join(", ")
     }
 
+    /// The consumer keys, quoted, as a refusal lists them.
+    pub(super) fn describe_keys(&self) -> String {
+        let keys: Vec<String> = (self.consumers.keys().take(10))
+            .map(|k| format!("\"{}\"", k.escape_default()))
+            .collect();
+        let more = self.consumers.len().saturating_sub(10);
+        if more > 0 {
+            format!("{} and {more} more", keys.join(", "))
+        } else {
+            keys.join(", ")
+        }
+    }
+
     /// A consumer key, and one of its tokens if it has one, for the sample command.
     pub(super) fn sample(&self) -> (&str, Option<&str>) {
         let (key, consumer) = self

@@ -44,6 +44,8 @@ pub(super) struct Provider {
     origin: PublicOrigin,
     /// Whether `--origin` fixed it.
     fixed: bool,
+    /// The consumer keys, as a refusal lists them.
+    keys: String,
     base: String,
     realm: Realm,
     approve: Approve,
@@ -73,6 +75,13 @@ impl Outcome {
 }
 
 type Answer = (Response<Full<Bytes>>, Outcome);
+
+/// The credential endpoints, each taking POST (RFC 5849 §2.1, §2.3).
+#[derive(Clone, Copy)]
+enum Endpoint {
+    Temporary,
+    Token,
+}
 
 impl Provider {
     pub(super) fn new(known: &Known, origin: Url, args: &ServeArgs) -> Result<Self, String> {
@@ -108,6 +117,7 @@ impl Provider {
             issuer: Issuer::new(verifier),
             origin: PublicOrigin::Fixed(origin),
             fixed: args.origin.is_some(),
+            keys: known.describe_keys(),
             base,
             realm,
             approve: args.approve,
@@ -156,22 +166,22 @@ impl Provider {
     }
 
     async fn route(&self, parts: &Parts, body: Incoming) -> Answer {
-        let endpoint = |path: &str| parts.uri.path() == path;
-        let post = parts.method == Method::POST;
-        if endpoint("/oauth/authorize") {
-            return match parts.method {
-                Method::GET | Method::HEAD => self.authorize_page(parts).await,
-                Method::POST => match read(body).await {
+        let path = parts.uri.path();
+        let endpoint = match (path, &parts.method) {
+            ("/oauth/request_token", &Method::POST) => Some(Endpoint::Temporary),
+            ("/oauth/access_token", &Method::POST) => Some(Endpoint::Token),
+            ("/oauth/authorize", &Method::GET | &Method::HEAD) => {
+                return self.authorize_page(parts).await
+            }
+            ("/oauth/authorize", &Method::POST) if self.approve == Approve::Ask => {
+                return match read(body).await {
                     Ok(body) => self.decide(&body).await,
                     Err(answer) => answer,
-                },
-                _ => not_allowed("GET"),
-            };
-        }
-        let token_endpoint = endpoint("/oauth/request_token") || endpoint("/oauth/access_token");
-        if token_endpoint && !post {
-            return not_allowed("POST");
-        }
+                };
+            }
+            // Every other path and method is a protected resource.
+            _ => None,
+        };
         let body = match read(body).await {
             Ok(body) => body,
             Err(answer) => return answer,
@@ -180,10 +190,13 @@ impl Provider {
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         let url = match self.origin_of(&parts.headers).url(target, []) {
             Ok(url) => url,
-            Err(e) => return self.refuse(&e, json),
+            Err(e) => return self.refuse(&e, json, None),
         };
+        // The URL as the client wrote it, beside the parsed one (which escapes `'` in a query,
+        // say): the diagnosis reads the query as sent.
+        let written = format!("{}{target}", url.origin().ascii_serialization());
         let request = match Request::from_url(parts.method.as_str(), &url) {
-            Ok(request) => request,
+            Ok(request) => request.with_url_as_written(&written),
             Err(e) => return plain(StatusCode::BAD_REQUEST, "malformed-request", &e.to_string()),
         };
         let content_type = text(&parts.headers, header::CONTENT_TYPE).unwrap_or("");
@@ -195,26 +208,28 @@ impl Provider {
         let headers: Vec<(&str, &str)> = (parts.headers.iter())
             .filter_map(|(n, v)| Some((n.as_str(), v.to_str().ok()?)))
             .collect();
-        let issued = if endpoint("/oauth/request_token") {
-            self.issuer
+        let issued = match endpoint {
+            Some(Endpoint::Temporary) => self
+                .issuer
                 .temporary_credentials_with_headers(&request, authorization, &headers)
                 .await
-                .map(|i| (i, "temporary credentials"))
-        } else if endpoint("/oauth/access_token") {
-            self.issuer
+                .map(|i| (i, "temporary credentials")),
+            Some(Endpoint::Token) => self
+                .issuer
                 .token_credentials_with_headers(&request, authorization, &headers)
                 .await
-                .map(|i| (i, "token credentials"))
-        } else {
-            return match self
-                .issuer
-                .verifier()
-                .verify_with_headers(&request, authorization, &headers)
-                .await
-            {
-                Ok(verified) => echo(&verified, &request),
-                Err(e) => self.refuse(&e, json),
-            };
+                .map(|i| (i, "token credentials")),
+            None => {
+                return match self
+                    .issuer
+                    .verifier()
+                    .verify_with_headers(&request, authorization, &headers)
+                    .await
+                {
+                    Ok(verified) => echo(&verified, &request, endpoint_note(path)),
+                    Err(e) => self.refuse_request(&e, json, authorization).await,
+                };
+            }
         };
         match issued {
             Ok((issued, what)) => {
@@ -229,13 +244,58 @@ impl Provider {
                     Outcome::new("issued", Some(detail)),
                 )
             }
-            Err(e) => self.refuse(&e, json),
+            Err(e) => self.refuse_request(&e, json, authorization).await,
+        }
+    }
+
+    /// [`refuse`](Self::refuse), saying so when a bad signature names a consumer key or a
+    /// token this server does not know: its keys and tokens are the developer's own, not
+    /// secrets to keep from a client.
+    async fn refuse_request(
+        &self,
+        error: &VerifyError,
+        json: bool,
+        authorization: Option<&str>,
+    ) -> Answer {
+        let unknown = match (error, authorization) {
+            (VerifyError::BadSignature { .. }, Some(header)) => self.unknown(header).await,
+            _ => None,
+        };
+        self.refuse(error, json, unknown.as_deref())
+    }
+
+    /// What a header names that this server does not know, as advice.
+    async fn unknown(&self, header: &str) -> Option<String> {
+        use oauth1_server::CredentialStore as _;
+        let parsed = oauth1_signer::header::Authorization::parse(header).ok()?;
+        let text = |name| {
+            parsed
+                .get(name)
+                .map(|v| String::from_utf8_lossy(v).into_owned())
+        };
+        let key = text("oauth_consumer_key")?;
+        let store = self.issuer.verifier().credentials();
+        if !matches!(store.consumer(&key).await, Ok(Some(_))) {
+            return Some(format!(
+                "This server knows no consumer key \"{}\" (it knows {}): sign with one of them, or start oauth1 serve with this one.",
+                key.escape_default(),
+                self.keys
+            ));
+        }
+        let token = text("oauth_token").filter(|t| !t.is_empty())?;
+        match store.token(&key, &token).await {
+            Ok(Some(_)) => None,
+            _ => Some(format!(
+                "This server knows no token \"{}\" of the consumer \"{}\": temporary credentials are void once exchanged (or once they expire), and the token credentials it knows are those it issued and those it was started with (--token, --credentials).",
+                token.escape_default(),
+                key.escape_default()
+            )),
         }
     }
 
     /// A refusal: its status, `WWW-Authenticate` on a 401, the OAuth Problem Reporting body
     /// (or the same as JSON when the client asks for JSON), with the diagnosis in the advice.
-    fn refuse(&self, error: &VerifyError, json: bool) -> Answer {
+    fn refuse(&self, error: &VerifyError, json: bool, unknown: Option<&str>) -> Answer {
         let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
         let diagnosis = error.diagnosis();
         let causes = diagnosis.map_or_else(Vec::new, Diagnosis::cause_ids);
@@ -254,9 +314,43 @@ impl Provider {
         let outcome = Outcome {
             verdict: error.reason().as_str().to_owned(),
             causes: causes.clone(),
-            detail,
+            detail: unknown.map(str::to_owned).or(detail),
         };
         let mut response = match error.problem() {
+            Some(problem) if unknown.is_some() || json => {
+                let advice = match unknown {
+                    Some(unknown) => format!("{} {unknown}", problem.advice()),
+                    None => problem.advice().to_owned(),
+                };
+                if json {
+                    respond(
+                        status,
+                        "application/json",
+                        json!({
+                            "status": status.as_u16(),
+                            "oauth_problem": problem.name(),
+                            "oauth_problem_advice": advice,
+                            "reason": error.reason().as_str(),
+                            "causes": causes,
+                            "diagnosis": diagnosis.map(ToString::to_string),
+                            "signed_for": signed_for,
+                            "unknown": unknown,
+                        })
+                        .to_string(),
+                    )
+                } else {
+                    // A bad signature's problem has no parameter of its own to keep.
+                    respond(
+                        status,
+                        "application/x-www-form-urlencoded",
+                        format!(
+                            "oauth_problem={}&oauth_problem_advice={}",
+                            problem.name(),
+                            oauth1_signer::encode::encode(advice.as_bytes())
+                        ),
+                    )
+                }
+            }
             Some(problem) if json => respond(
                 status,
                 "application/json",
@@ -268,6 +362,7 @@ impl Provider {
                     "causes": causes,
                     "diagnosis": diagnosis.map(ToString::to_string),
                     "signed_for": signed_for,
+                    "unknown": null,
                 })
                 .to_string(),
             ),
@@ -355,8 +450,9 @@ impl Provider {
         let csrf = field(body, "csrf").unwrap_or_default();
         let shown = {
             let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-            // One decision per page shown.
-            forms.remove(&token).filter(|expected| *expected == csrf)
+            // One decision per page shown; a forged one spends nothing.
+            let matches = forms.get(&token).is_some_and(|expected| *expected == csrf);
+            matches.then(|| forms.remove(&token))
         };
         if shown.is_none() {
             return plain(
@@ -469,8 +565,18 @@ fn callbacks(given: &[String]) -> Result<Callbacks, String> {
     Ok(callbacks)
 }
 
+/// What a resource's answer says when its path is a credential endpoint's, which another
+/// method reached.
+fn endpoint_note(path: &str) -> Option<&'static str> {
+    match path {
+        "/oauth/request_token" => Some("this is the temporary credential endpoint, which takes POST (RFC 5849 §2.1): with another method, the request was verified as a protected resource's, and no credentials were issued"),
+        "/oauth/access_token" => Some("this is the token endpoint, which takes POST (RFC 5849 §2.3): with another method, the request was verified as a protected resource's, and no credentials were issued"),
+        _ => None,
+    }
+}
+
 /// A resource's answer: what was verified, as JSON.
-fn echo(verified: &Verified, request: &Request<'_>) -> Answer {
+fn echo(verified: &Verified, request: &Request<'_>, note: Option<&str>) -> Answer {
     let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     let parameters: Vec<[String; 2]> = (verified.parameters().iter())
         .map(|p| [lossy(p.name), lossy(p.value)])
@@ -484,6 +590,7 @@ fn echo(verified: &Verified, request: &Request<'_>) -> Answer {
         "method": request.method(),
         "base_string_uri": request.base_uri().ok().map(|b| b.to_string()),
         "parameters": parameters,
+        "note": note,
     });
     let detail = Some(format!(
         "{}{}",

@@ -16,6 +16,8 @@ mod cli_profile;
 mod cli_scheme;
 mod cli_send;
 mod cli_send_stream;
+#[cfg(unix)] // stopped with SIGINT
+mod cli_serve;
 mod cli_terminal;
 mod interop_provider;
 mod output;

@@ -1,0 +1,469 @@
+//! `oauth1 serve` as its users meet it: the process started with flags, a client through the
+//! three-legged flow over HTTP, the refusals it must make and how it explains them, its log,
+//! its stop on SIGINT; and the mistakes in starting it (no consumer, a port in use).
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use oauth1_signer::flow::{Callback, TemporaryCredentials, TokenCredentials};
+use oauth1_signer::{Consumer, Request, Signer, Token};
+
+const CONSUMER: (&str, &str) = ("serve-consumer", "serve secret & ünïcode");
+
+/// A running `oauth1 serve`, stopped with SIGINT when dropped.
+struct Serve {
+    child: Child,
+    origin: String,
+    lines: BufReader<std::process::ChildStdout>,
+}
+
+impl Serve {
+    fn start(args: &[&str]) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            .args(["serve", "--port", "0", "--consumer-key", CONSUMER.0])
+            .args(args)
+            .env("OAUTH1_CONSUMER_SECRET", CONSUMER.1)
+            .env_remove("OAUTH1_TOKEN_SECRET")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        lines.read_line(&mut first).unwrap();
+        let origin = first
+            .trim_end()
+            .strip_prefix("oauth1 serve: listening on ")
+            .unwrap_or_else(|| panic!("the first line: {first:?}"))
+            .to_owned();
+        Serve {
+            child,
+            origin,
+            lines,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.origin)
+    }
+
+    /// SIGINT, as Ctrl-C sends; the exit status and the rest of standard output.
+    fn stop(mut self) -> (std::process::ExitStatus, String) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "serve did not stop on SIGINT");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut rest = String::new();
+        self.lines.read_to_string(&mut rest).unwrap();
+        (status, rest)
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+fn consumer() -> Signer {
+    Signer::new(Consumer::new(CONSUMER.0, CONSUMER.1))
+}
+
+/// Sends `request` signed by `signer`, with `accept`.
+fn send(
+    signer: &Signer,
+    request: &Request<'_>,
+    accept: &str,
+) -> (u16, String, reqwest::header::HeaderMap) {
+    let header = signer.sign_now(request).unwrap().authorization();
+    send_with(request, &header, accept)
+}
+
+fn send_with(
+    request: &Request<'_>,
+    header: &str,
+    accept: &str,
+) -> (u16, String, reqwest::header::HeaderMap) {
+    let method = reqwest::Method::from_bytes(request.method().as_bytes()).unwrap();
+    let mut sent = client()
+        .request(method, request.url().as_str())
+        .header("authorization", header)
+        .header("accept", accept);
+    if !request.body().is_empty() {
+        sent = sent
+            .header("content-type", request.content_type())
+            .body(request.body().to_vec());
+    }
+    let response = sent.send().unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, response.text().unwrap(), headers)
+}
+
+/// The value of `name` in a form body.
+fn form_field(body: &str, name: &str) -> Option<String> {
+    url::form_urlencoded::parse(body.as_bytes())
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+#[test]
+fn the_three_legged_flow_then_a_resource_and_the_refusals_on_the_way() {
+    let log = std::env::temp_dir().join(format!("oauth1-serve-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let serve = Serve::start(&["--log", log.to_str().unwrap()]);
+
+    // 1. Temporary credentials, for a callback with a query of its own.
+    let callback = "http://127.0.0.1:9/cb?state=s%201";
+    let request = Request::new("POST", &serve.url("/oauth/request_token"))
+        .unwrap()
+        .with_callback(callback);
+    let (status, body, _) = send(&consumer(), &request, "*/*");
+    assert_eq!(status, 200, "{body}");
+    let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
+    let token = temporary.token().key().to_owned();
+
+    // A resource request signed with them is refused for what it is.
+    let resource = Request::new("GET", &serve.url("/photos?size=original")).unwrap();
+    let (status, body, _) = send(
+        &consumer().with_token(temporary.token().clone()),
+        &resource,
+        "*/*",
+    );
+    assert_eq!(
+        (status, form_field(&body, "oauth_problem").as_deref()),
+        (401, Some("token_rejected")),
+        "{body}"
+    );
+
+    // 2. Approved at once: a redirect to the callback, its query kept.
+    let approved = client()
+        .get(serve.url(&format!("/oauth/authorize?oauth_token={token}")))
+        .send()
+        .unwrap();
+    assert_eq!(approved.status().as_u16(), 302);
+    let location = approved.headers()["location"].to_str().unwrap().to_owned();
+    let prefix = format!("{callback}&oauth_token={token}&oauth_verifier=");
+    assert!(location.starts_with(&prefix), "{location}");
+    let verifier = Callback::parse(location.split_once('?').unwrap().1, &temporary).unwrap();
+
+    // 3. Token credentials, once.
+    let exchange = Request::new("POST", &serve.url("/oauth/access_token"))
+        .unwrap()
+        .with_verifier(verifier.verifier());
+    let with_temporary = consumer().with_token(temporary.token().clone());
+    let (status, body, _) = send(&with_temporary, &exchange, "*/*");
+    assert_eq!(status, 200, "{body}");
+    let access = TokenCredentials::parse(body.as_bytes())
+        .unwrap()
+        .into_token();
+    // A second exchange: the temporary credentials are void, and the server says so.
+    let (status, body, _) = send(&with_temporary, &exchange, "*/*");
+    assert_eq!(
+        (status, form_field(&body, "oauth_problem").as_deref()),
+        (401, Some("signature_invalid")),
+        "a second exchange: {body}"
+    );
+    let advice = form_field(&body, "oauth_problem_advice").unwrap();
+    assert!(
+        advice.contains(&format!("This server knows no token \"{token}\" of the consumer \"serve-consumer\": temporary credentials are void once exchanged")),
+        "{advice}"
+    );
+
+    // 4. A resource, with a form body: what was verified, as JSON.
+    let signer = consumer().with_token(access.clone());
+    let post = Request::new("POST", &serve.url("/photos?size=original"))
+        .unwrap()
+        .with_form_body(b"title=a%20b&tag=%E2%9C%93");
+    let header = signer.sign_now(&post).unwrap().authorization();
+    let (status, body, _) = send_with(&post, &header, "*/*");
+    assert_eq!(status, 200, "{body}");
+    let echoed: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(echoed["consumer_key"], CONSUMER.0);
+    assert_eq!(echoed["token"], access.key());
+    assert_eq!(echoed["resource_owner"], "test-user");
+    assert_eq!(echoed["signature_method"], "HMAC-SHA1");
+    assert_eq!(
+        echoed["base_string_uri"],
+        format!("{}/photos", serve.origin)
+    );
+    let parameters = echoed["parameters"].as_array().unwrap();
+    for pair in [["size", "original"], ["tag", "✓"], ["title", "a b"]] {
+        assert!(
+            parameters.contains(&serde_json::json!(pair)),
+            "{pair:?} in {parameters:?}"
+        );
+    }
+
+    // The same request again: a replay.
+    let (status, body, _) = send_with(&post, &header, "*/*");
+    assert_eq!(
+        (status, form_field(&body, "oauth_problem").as_deref()),
+        (401, Some("nonce_used")),
+        "{body}"
+    );
+
+    // 5. A wrong secret: signature_invalid, with the challenge; as JSON when asked.
+    let wrong = Signer::new(Consumer::new(CONSUMER.0, "not the secret")).with_token(access);
+    let (status, body, headers) = send(&wrong, &resource, "application/json");
+    assert_eq!(status, 401);
+    assert_eq!(
+        headers["www-authenticate"],
+        format!("OAuth realm=\"{}\"", serve.origin)
+    );
+    let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refusal["oauth_problem"], "signature_invalid");
+    assert_eq!(refusal["reason"], "bad-signature");
+    assert_eq!(refusal["causes"], serde_json::json!([]));
+    assert!(
+        refusal["oauth_problem_advice"]
+            .as_str()
+            .unwrap()
+            .contains("no known mistake reproduces the client's signature: check the secrets"),
+        "{body}"
+    );
+
+    let (status, rest) = serve.stop();
+    assert!(status.success(), "{status}");
+    check_record(&rest, &log);
+    let _ = std::fs::remove_file(&log);
+}
+
+/// One line a request on the terminal, and in the log, for the flow above.
+fn check_record(rest: &str, log: &std::path::Path) {
+    assert!(rest.ends_with("oauth1 serve: stopped\n"), "{rest}");
+    // One line a request on the terminal, and in the log.
+    let requests = rest.lines().filter(|l| l.contains(" /")).count();
+    assert_eq!(requests, 8, "{rest}");
+    let logged: Vec<serde_json::Value> = std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let statuses: Vec<u64> = logged
+        .iter()
+        .map(|l| l["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [200, 401, 302, 200, 401, 200, 401, 401]);
+    let verdicts: Vec<&str> = logged
+        .iter()
+        .map(|l| l["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "issued",
+            "token-rejected",
+            "approved",
+            "issued",
+            "bad-signature",
+            "accepted",
+            "replayed-nonce",
+            "bad-signature"
+        ]
+    );
+    assert!(logged[7]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/photos?size=original"));
+    assert!(logged
+        .iter()
+        .all(|l| l["time"].as_str().unwrap().ends_with('Z')));
+}
+
+/// A client that signs for another origin than the one it sends to is told which; one that
+/// reaches the server by a loopback name is verified at that name.
+#[test]
+fn the_origin_a_client_signed_for_is_named() {
+    let serve = Serve::start(&[]);
+    let port = serve.origin.rsplit(':').next().unwrap().to_owned();
+    let by_name = Request::new("GET", &format!("http://localhost:{port}/photos")).unwrap();
+    let header = consumer().sign_now(&by_name).unwrap().authorization();
+    let (status, body, _) = send_with(&by_name, &header, "*/*");
+    assert_eq!(status, 200, "by its loopback name: {body}");
+
+    // Signed for localhost, sent to 127.0.0.1.
+    let header = consumer().sign_now(&by_name).unwrap().authorization();
+    let sent = Request::new("GET", &serve.url("/photos")).unwrap();
+    let (status, body, _) = send_with(&sent, &header, "application/json");
+    assert_eq!(status, 401);
+    let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        refusal["signed_for"],
+        format!("http://localhost:{port}/photos"),
+        "{body}"
+    );
+    assert!(refusal["oauth_problem_advice"]
+        .as_str()
+        .unwrap()
+        .contains(&format!(
+            "the client signed this request for http://localhost:{port}/photos"
+        )));
+}
+
+/// A consumer key the server does not know is named, with the ones it knows.
+#[test]
+fn an_unknown_consumer_key_is_named() {
+    let serve = Serve::start(&[]);
+    let request = Request::new("GET", &serve.url("/photos")).unwrap();
+    let stranger = Signer::new(Consumer::new("someone-else", "s"));
+    let (status, body, _) = send(&stranger, &request, "application/json");
+    assert_eq!(status, 401);
+    let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        refusal["unknown"],
+        "This server knows no consumer key \"someone-else\" (it knows \"serve-consumer\"): sign with one of them, or start oauth1 serve with this one.",
+        "{body}"
+    );
+}
+
+/// For `oob`, the verifier is shown, as a line a script can read.
+#[test]
+fn an_oob_approval_shows_the_verifier() {
+    let serve = Serve::start(&[]);
+    let request = Request::new("POST", &serve.url("/oauth/request_token"))
+        .unwrap()
+        .with_callback("oob");
+    let (status, body, _) = send(&consumer(), &request, "*/*");
+    assert_eq!(status, 200, "{body}");
+    let token = form_field(&body, "oauth_token").unwrap();
+    let shown = client()
+        .get(serve.url(&format!("/oauth/authorize?oauth_token={token}")))
+        .send()
+        .unwrap();
+    assert_eq!(shown.status().as_u16(), 200);
+    let text = shown.text().unwrap();
+    let line = text.lines().find(|l| l.starts_with("oauth_verifier="));
+    assert!(
+        line.is_some_and(|l| l.len() > "oauth_verifier=".len()),
+        "{text}"
+    );
+}
+
+/// `--approve ask`: a page with the decision, which only a POST carrying the page's
+/// anti-forgery token makes; deny leaves the credentials unapproved.
+#[test]
+fn asked_approval_needs_the_page() {
+    let serve = Serve::start(&["--approve", "ask"]);
+    let temporary = |callback: &str| {
+        let request = Request::new("POST", &serve.url("/oauth/request_token"))
+            .unwrap()
+            .with_callback(callback);
+        let (status, body, _) = send(&consumer(), &request, "*/*");
+        assert_eq!(status, 200, "{body}");
+        form_field(&body, "oauth_token").unwrap()
+    };
+    let page = |token: &str| {
+        let shown = client()
+            .get(serve.url(&format!("/oauth/authorize?oauth_token={token}")))
+            .send()
+            .unwrap();
+        assert_eq!(shown.status().as_u16(), 200);
+        assert_eq!(shown.headers()["x-frame-options"], "DENY");
+        let text = shown.text().unwrap();
+        assert!(text.contains("serve-consumer</b> asks"), "{text}");
+        let csrf = text.split("name=csrf value=\"").nth(1).unwrap();
+        csrf[..csrf.find('"').unwrap()].to_owned()
+    };
+    let decide = |fields: &[(&str, &str)]| {
+        let response = client()
+            .post(serve.url("/oauth/authorize"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(
+                url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(fields)
+                    .finish(),
+            )
+            .send()
+            .unwrap();
+        (response.status().as_u16(), response.headers().clone())
+    };
+    let token = temporary("https://client.example/done");
+    let csrf = page(&token);
+    let forged = decide(&[("oauth_token", token.as_str()), ("decision", "approve")]);
+    assert_eq!(forged.0, 403);
+    // The forged POST spent nothing: the page's token still decides.
+    let (status, headers) = decide(&[
+        ("oauth_token", token.as_str()),
+        ("csrf", csrf.as_str()),
+        ("decision", "approve"),
+    ]);
+    assert_eq!(status, 302);
+    assert!(headers["location"].to_str().unwrap().starts_with(&format!(
+        "https://client.example/done?oauth_token={token}&oauth_verifier="
+    )));
+
+    let token = temporary("oob");
+    let csrf = page(&token);
+    let (status, _) = decide(&[
+        ("oauth_token", token.as_str()),
+        ("csrf", csrf.as_str()),
+        ("decision", "deny"),
+    ]);
+    assert_eq!(status, 200);
+    let exchange = Request::new("POST", &serve.url("/oauth/access_token"))
+        .unwrap()
+        .with_verifier("guess");
+    let signer = consumer().with_token(Token::new(token.as_str(), "unknown to the client"));
+    let (status, body, _) = send(&signer, &exchange, "*/*");
+    assert_eq!(status, 401, "{body}");
+}
+
+#[test]
+fn starting_it_wrong_says_what_to_do() {
+    let run = |args: &[&str], secret: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_oauth1"));
+        command
+            .arg("serve")
+            .args(args)
+            .env_remove("OAUTH1_CONSUMER_SECRET");
+        if let Some(secret) = secret {
+            command.env("OAUTH1_CONSUMER_SECRET", secret);
+        }
+        let output = command.output().unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        String::from_utf8(output.stderr).unwrap()
+    };
+    assert_eq!(
+        run(&["--port", "0"], None),
+        "error: oauth1 serve needs a consumer to verify: --consumer-key KEY with OAUTH1_CONSUMER_SECRET set (or --consumer-secret), or --credentials FILE\n"
+    );
+    assert!(run(&["--port", "0", "--consumer-key", "k"], None).contains("no consumer secret"));
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    assert_eq!(
+        run(&["--port", &port, "--consumer-key", "k"], Some("s")),
+        format!("error: port {port} of 127.0.0.1 is in use: pass --port with another port, or --port 0 for any free one\n")
+    );
+    let file = std::env::temp_dir().join(format!("oauth1-serve-{}.json", std::process::id()));
+    std::fs::write(&file, r#"{"consumers": [{"key": "k", "secrets": "s"}]}"#).unwrap();
+    let said = run(
+        &["--port", "0", "--credentials", file.to_str().unwrap()],
+        None,
+    );
+    assert!(said.contains("unknown field `secrets`"), "{said}");
+    assert!(
+        said.contains("expected {\"consumers\": [{\"key\""),
+        "{said}"
+    );
+    let _ = std::fs::remove_file(&file);
+}
