@@ -125,7 +125,11 @@ impl fmt::Display for Diagnosis {
                 from,
             } => write!(
                 f,
-                "the client signed this request for {signed} ({from}), and this server verifies it as {verified}: the client must sign the URL it sends the request to, and the server must be configured with the origin its clients reach it at (its configured public origin, or the forwarding headers of a proxy it trusts)",
+                "the client signed this request for {signed} ({from}), and this server verifies it as {verified}{}: the client must sign the URL it sends the request to, and the server must be configured with the origin its clients reach it at (its configured public origin, or the forwarding headers of a proxy it trusts)",
+                match self.cause_ids().as_slice() {
+                    [] => String::new(),
+                    ids => format!(" ({})", ids.join(" and ")),
+                }
             ),
             Diagnosis::Skipped(why) => write!(f, "not diagnosed: {why}"),
         }
