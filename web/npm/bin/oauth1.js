@@ -2,13 +2,14 @@
 // The `oauth1` command of the npm package: `explain`, `sign`, `verify` and `encode` are the Rust
 // command line itself, compiled for WASI (oauth1.wasm) and run by Node's WASI, so their flags,
 // output and exit status are the native command's; `page` serves the debugging page on
-// 127.0.0.1. `probe`, `send` and `authorize` reach the network, which WASI does not give.
+// 127.0.0.1. `probe`, `send`, `authorize` and `serve` reach the network, which WASI does not
+// give.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { servePage } from "./page.js";
 
-const NETWORK = ["probe", "send", "authorize"];
+const NETWORK = ["probe", "send", "authorize", "serve"];
 const args = process.argv.slice(2);
 
 if (args[0] === "page") {
@@ -33,7 +34,7 @@ if (args[0] === "page") {
         process.stdout.write(
             "\nThis package's command also has:\n" +
                 "  page       Serve the debugging page on 127.0.0.1 (--port PORT; any free port when none)\n" +
-                "and leaves out probe, send and authorize, which reach the network: the native command has\n" +
+                "and leaves out probe, send, authorize and serve, which reach the network: the native command has\n" +
                 "them (`pipx install oauth1-cli` or `cargo install oauth1-cli`).\n",
         );
     }

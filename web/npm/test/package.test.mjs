@@ -207,7 +207,7 @@ test("the command reads files by relative and absolute path, and standard input"
 });
 
 test("the command says where the commands that reach the network are", () => {
-    for (const command of ["probe", "send", "authorize"]) {
+    for (const command of ["probe", "send", "authorize", "serve"]) {
         const run = spawnSync(bin, [command, "--url", "https://api.example.com/"], { encoding: "utf8" });
         assert.equal(run.status, 2, command);
         assert.match(run.stderr, /pipx install oauth1-cli/, command);
