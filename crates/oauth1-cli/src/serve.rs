@@ -22,7 +22,7 @@ use url::Url;
 
 use crate::terminal::value;
 use credentials::Known;
-use provider::Provider;
+use provider::{Lines, Provider};
 
 /// The most time a client has to send its request line and headers.
 const HEAD_DEADLINE: Duration = Duration::from_secs(10);
@@ -107,7 +107,8 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
         None => Url::parse(&format!("http://{bound}"))
             .map_err(|e| format!("the origin http://{bound}: {e}"))?,
     };
-    let provider = Arc::new(Provider::new(&known, origin.clone(), args)?);
+    let (lines, written) = Lines::start();
+    let provider = Arc::new(Provider::new(&known, origin.clone(), args, lines.clone())?);
     announce(&origin, bound, &known, args);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -126,11 +127,14 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
             () = accept(listener, provider) => {}
             result = stopped() => result?,
         }
-        say!("oauth1 serve: stopped");
         Ok::<(), String>(())
     })?;
-    // Connections still open are dropped with the runtime, at once.
+    // Connections still open are dropped with the runtime, at once; then the last line, after
+    // the lines of the requests (unless nobody reads them).
     runtime.shutdown_timeout(Duration::from_millis(100));
+    lines.say("oauth1 serve: stopped".to_owned());
+    drop(lines);
+    let _ = written.recv_timeout(Duration::from_secs(1));
     Ok(())
 }
 

@@ -52,6 +52,38 @@ pub(super) struct Provider {
     /// The anti-forgery token of each authorization page shown, by temporary token.
     forms: Mutex<HashMap<String, String>>,
     log: Option<Mutex<std::fs::File>>,
+    lines: Lines,
+}
+
+/// The terminal's lines, one a request, written by a thread of their own: a standard output
+/// that nobody reads (a test harness that read the first line only) fills its pipe and
+/// blocks that thread, never a request. Past [`LINES_WAITING`] lines waiting, more are
+/// dropped.
+#[derive(Clone)]
+pub(super) struct Lines(std::sync::mpsc::SyncSender<String>);
+
+/// The most lines waiting for the terminal.
+const LINES_WAITING: usize = 1024;
+
+impl Lines {
+    /// The lines' writer, and what tells when it has written the last one (once every
+    /// `Lines` is dropped).
+    pub(super) fn start() -> (Lines, std::sync::mpsc::Receiver<()>) {
+        let (lines, waiting) = std::sync::mpsc::sync_channel::<String>(LINES_WAITING);
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in waiting {
+                say!("{line}");
+            }
+            let _ = done.send(());
+        });
+        (Lines(lines), finished)
+    }
+
+    /// Writes `line`, unless too many wait.
+    pub(super) fn say(&self, line: String) {
+        let _ = self.0.try_send(line);
+    }
 }
 
 /// What became of one request, for the terminal and the log.
@@ -84,7 +116,12 @@ enum Endpoint {
 }
 
 impl Provider {
-    pub(super) fn new(known: &Known, origin: Url, args: &ServeArgs) -> Result<Self, String> {
+    pub(super) fn new(
+        known: &Known,
+        origin: Url,
+        args: &ServeArgs,
+        lines: Lines,
+    ) -> Result<Self, String> {
         let callbacks = callbacks(&args.callbacks)?;
         let mut credentials = MemoryCredentials::new();
         for (key, consumer) in &known.consumers {
@@ -123,6 +160,7 @@ impl Provider {
             approve: args.approve,
             forms: Mutex::default(),
             log,
+            lines,
         })
     }
 
@@ -522,13 +560,13 @@ impl Provider {
         } else {
             ""
         };
-        say!(
+        self.lines.say(format!(
             "{} {method} {}{more} {} {}{causes}{detail}",
             clock(now),
             value(&shown),
             status.as_u16(),
             outcome.verdict,
-        );
+        ));
         if let Some(log) = &self.log {
             let line = json!({
                 "time": rfc3339(now),

@@ -428,6 +428,23 @@ fn asked_approval_needs_the_page() {
     assert_eq!(status, 401, "{body}");
 }
 
+/// A harness that reads the first line only, as the documented recipes do, leaves the pipe
+/// of standard output to fill: the server goes on answering.
+#[test]
+fn a_standard_output_nobody_reads_holds_no_request() {
+    let serve = Serve::start(&[]);
+    let client = client();
+    // About 60 bytes a line: more than a pipe's 64 KiB.
+    for i in 0..1_500 {
+        let answer = client
+            .get(serve.url(&format!("/unsigned/{i:04}/{}", "x".repeat(20))))
+            .timeout(Duration::from_secs(5))
+            .send()
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 401);
+    }
+}
+
 #[test]
 fn starting_it_wrong_says_what_to_do() {
     let run = |args: &[&str], secret: Option<&str>| {
