@@ -206,6 +206,12 @@ causes! {
     WrongHash = "wrong-hash", 34,
         "computed the HMAC with another hash than the declared signature method's",
         "Use the hash the signature method names: SHA-1 for HMAC-SHA1, SHA-256 for HMAC-SHA256, SHA-512 for HMAC-SHA512.";
+    KeySecretsSwapped = "key-secrets-swapped", 50,
+        "put the token secret first in the key and the consumer secret second",
+        "The key is enc(consumer secret) & enc(token secret), the consumer's first (RFC 5849 §3.4.2).";
+    SignatureBase64Url = "signature-base64url", 51,
+        "wrote the HMAC digest in base64url (- and _ for + and /, no = padding) instead of base64",
+        "Encode the HMAC digest with standard base64 (RFC 2045 §6.8, with + / and = padding), as RFC 5849 §3.4.2 says.";
 }
 
 impl fmt::Display for Cause {
@@ -235,7 +241,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..50).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..52).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

@@ -99,7 +99,12 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
         Cause::NotSorted,
     ],
     &[Cause::DefaultPortKept, Cause::PortDropped],
-    &[Cause::KeyMissingAmpersand, Cause::KeyTokenSecretMissing],
+    &[
+        Cause::KeyMissingAmpersand,
+        Cause::KeyTokenSecretMissing,
+        Cause::KeySecretsSwapped,
+    ],
+    &[Cause::SignatureHex, Cause::SignatureBase64Url],
     &[Cause::ReservedUnencoded, Cause::SlashUnencoded],
     &[Cause::QueryAsSentEncodedOnce, Cause::QueryNotDecoded],
     &[Cause::QueryAsSentEncodedOnce, Cause::PlusNotDecoded],
@@ -674,6 +679,8 @@ impl<'a> Context<'a> {
                 let _ = write!(hex, "{b:02x}");
                 hex
             })
+        } else if switches.has(Cause::SignatureBase64Url) {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&*digest)
         } else {
             BASE64.encode(&*digest)
         })))
@@ -686,6 +693,9 @@ impl<'a> Context<'a> {
         let raw = switches.has(Cause::KeySecretsNotEncoded);
         let drop_ampersand = switches.has(Cause::KeyMissingAmpersand) && ts.is_empty();
         let drop_token = switches.has(Cause::KeyTokenSecretMissing) && !ts.is_empty();
+        if switches.has(Cause::KeySecretsSwapped) {
+            return Some(SigningKey::joined(ts, Some(cs), !raw));
+        }
         if !raw && !drop_ampersand && !drop_token {
             return None;
         }
