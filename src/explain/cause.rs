@@ -80,6 +80,12 @@ causes! {
     NamesNotEncoded = "names-not-encoded", 46,
         "put parameter names into the parameter string without percent-encoding them (the values encoded), so that each name is encoded once, in the base string (a%20b=1 signed as a b=1, then a%20b%3D1): mrjones/oauth for Go",
         "Percent-encode each parameter name as well as its value before sorting and joining them (RFC 5849 §3.4.1.3.2). As a client, send names of letters, digits and - . _ ~ only.";
+    ParametersNotEncoded = "parameters-not-encoded", 52,
+        "did not percent-encode the parameter names and values before joining them, so that they are encoded once, in the base string, instead of twice (a space stands as %20 where %2520 should)",
+        "Percent-encode each name and value (RFC 5849 §3.6) before joining them with = and &; the base string then encodes the joined string once more.";
+    ParametersEncodedTwice = "parameters-encoded-twice", 53,
+        "percent-encoded the parameter names and values twice before joining them, so that they are encoded three times in the base string (a space stands as %252520 where %2520 should)",
+        "Encode each name and value once (RFC 5849 §3.6); only the joined parameter string is encoded again, in the base string.";
     ParamStringNotReencoded = "param-string-not-reencoded", 15,
         "put the normalized parameter string into the base string without percent-encoding it a second time",
         "Percent-encode the whole normalized parameter string once more when building the base string (RFC 5849 §3.4.1.1): \"a=b&c=d\" becomes \"a%3Db%26c%3Dd\".";
@@ -122,6 +128,9 @@ causes! {
     DuplicatesCollapsed = "duplicates-collapsed", 5,
         "kept one value per parameter name (the last one) instead of every occurrence",
         "Keep every occurrence of a repeated parameter name, sorted by value (RFC 5849 §3.4.1.3.2); do not collect parameters into a map.";
+    FirstDuplicateKept = "first-duplicate-kept", 55,
+        "kept one value per parameter name (the first one) instead of every occurrence",
+        "Keep every occurrence of a repeated parameter name, sorted by value (RFC 5849 §3.4.1.3.2); do not collect parameters into a map that keeps the first value.";
     EmptyValueDropped = "empty-value-dropped", 25,
         "dropped query or body parameters with an empty value (a= or a)",
         "Sign parameters with an empty value as name= (RFC 5849 §3.4.1.3.2).";
@@ -143,6 +152,9 @@ causes! {
     NotSorted = "not-sorted", 24,
         "did not sort the parameters: query, then body in wire order, then the protocol parameters",
         "Sort all parameters together by encoded name, then encoded value (RFC 5849 §3.4.1.3.2).";
+    SortedByNameOnly = "sorted-by-name-only", 54,
+        "sorted the parameters by name alone, leaving the values of a repeated name in the order they were sent",
+        "Sort by encoded name, then by encoded value among equal names (RFC 5849 §3.4.1.3.2).";
     DefaultPortKept = "default-port-kept", 8,
         "kept an explicit default port (:80 for http, :443 for https) in the base string URI",
         "Drop the port from the base string URI when it is the scheme's default (RFC 5849 §3.4.1.2).";
@@ -241,7 +253,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..52).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..56).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

@@ -97,6 +97,13 @@ pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
         Cause::SortedBeforeEncoding,
         Cause::SortedAsStrings,
         Cause::NotSorted,
+        Cause::SortedByNameOnly,
+    ],
+    &[Cause::DuplicatesCollapsed, Cause::FirstDuplicateKept],
+    &[
+        Cause::ParametersNotEncoded,
+        Cause::ParametersEncodedTwice,
+        Cause::NamesNotEncoded,
     ],
     &[Cause::DefaultPortKept, Cause::PortDropped],
     &[
@@ -152,6 +159,9 @@ const ASSEMBLY: &[Cause] = &[
     Cause::UnescapedQueryEncodedOnce,
     Cause::MethodNotUppercased,
     Cause::ParsedAsPhp,
+    Cause::ParametersNotEncoded,
+    Cause::ParametersEncodedTwice,
+    Cause::SortedByNameOnly,
 ];
 
 const URI: &[Cause] = &[
@@ -572,15 +582,23 @@ impl<'a> Context<'a> {
         if switches.any(&[Cause::RepeatedNamesIndexed, Cause::ArrayBracketsDropped]) {
             params = renamed(&params, switches);
         }
-        if switches.has(Cause::DuplicatesCollapsed) {
+        let (last, first) = (
+            switches.has(Cause::DuplicatesCollapsed),
+            switches.has(Cause::FirstDuplicateKept),
+        );
+        if last || first {
+            // One occurrence per name, the last (or the first) collected.
             let all: Vec<Parameter<'_>> = params.iter().collect();
-            let last: Vec<bool> = (0..all.len())
-                .map(|i| all[i + 1..].iter().all(|q| q.name != all[i].name))
+            let kept: Vec<bool> = (0..all.len())
+                .map(|i| {
+                    let others = if last { &all[i + 1..] } else { &all[..i] };
+                    others.iter().all(|q| q.name != all[i].name)
+                })
                 .collect();
             let mut at = 0;
             params.retain(|_| {
                 at += 1;
-                last[at - 1]
+                kept[at - 1]
             });
         }
         params

@@ -22,6 +22,13 @@ pub(super) fn parameter_string(
         slash_literal: switches.has(Cause::SlashUnencoded),
     };
     let latin1 = switches.has(Cause::Latin1NotUtf8);
+    let times = if switches.has(Cause::ParametersNotEncoded) {
+        Times::None
+    } else if switches.has(Cause::ParametersEncodedTwice) {
+        Times::Twice
+    } else {
+        Times::Once
+    };
     let protocol_raw = switches.has(Cause::ProtocolValuesEncodedOnce);
     let names_raw = switches.has(Cause::NamesNotEncoded);
     // Mastercard's Python signer writes the space that `+` decoded to back as `+`.
@@ -44,7 +51,7 @@ pub(super) fn parameter_string(
             } else if names_raw {
                 encoded.extend_from_slice(p.name);
             } else {
-                encode_text(p.name, rules, latin1, &mut encoded);
+                encode_text(p.name, rules, latin1, times, &mut encoded);
             }
             let name_len = encoded.len();
             encoded.push(b'=');
@@ -53,7 +60,7 @@ pub(super) fn parameter_string(
             } else if protocol_raw && p.source == Source::Protocol {
                 encoded.extend_from_slice(p.value);
             } else {
-                encode_text(p.value, rules, latin1, &mut encoded);
+                encode_text(p.value, rules, latin1, times, &mut encoded);
             }
             (p, encoded, name_len)
         })
@@ -71,13 +78,17 @@ pub(super) fn parameter_string(
         });
     } else if switches.has(Cause::SortedAsStrings) {
         pairs.sort_by(|a, b| a.1.cmp(&b.1));
+    } else if switches.has(Cause::SortedByNameOnly) {
+        // By encoded name alone: a repeated name's values stay in the order collected, the
+        // query's before the body's (a stable sort).
+        pairs.sort_by(|a, b| {
+            a.1[..a.2]
+                .cmp(&b.1[..b.2])
+                .then_with(|| source_rank(&a.0).cmp(&source_rank(&b.0)))
+        });
     } else if switches.has(Cause::NotSorted) {
         // Query, then body, in the order collected; the protocol parameters sorted after them.
-        let rank = |p: &Parameter<'_>| match p.source {
-            Source::Query => 0,
-            Source::FormBody => 1,
-            _ => 2,
-        };
+        let rank = source_rank;
         pairs.sort_by(|a, b| {
             rank(&a.0).cmp(&rank(&b.0)).then_with(|| {
                 if rank(&a.0) == 2 {
@@ -100,18 +111,46 @@ pub(super) fn parameter_string(
     out
 }
 
-/// Encodes a name or value by `rules`, first as ISO-8859-1 when `latin1` (characters outside it
-/// as `?`; bytes that are not UTF-8 stay as they are).
-fn encode_text(bytes: &[u8], rules: Rules, latin1: bool, out: &mut Vec<u8>) {
-    match std::str::from_utf8(bytes) {
+/// Where a parameter was collected, in the order a collector reads the sources: the query,
+/// the body, then the protocol parameters.
+fn source_rank(p: &Parameter<'_>) -> u8 {
+    match p.source {
+        Source::Query => 0,
+        Source::FormBody => 1,
+        _ => 2,
+    }
+}
+
+/// How many times names and values are encoded before they are joined.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Times {
+    None,
+    Once,
+    Twice,
+}
+
+/// Encodes a name or value by `rules` (`times` over), first as ISO-8859-1 when `latin1`
+/// (characters outside it as `?`; bytes that are not UTF-8 stay as they are).
+fn encode_text(bytes: &[u8], rules: Rules, latin1: bool, times: Times, out: &mut Vec<u8>) {
+    let transcoded: Vec<u8>;
+    let bytes = match std::str::from_utf8(bytes) {
         Ok(text) if latin1 => {
-            let transcoded: Vec<u8> = text
+            transcoded = text
                 .chars()
                 .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
                 .collect();
-            wrong::encode_by(&transcoded, rules, out);
+            &transcoded[..]
         }
-        _ => wrong::encode_by(bytes, rules, out),
+        _ => bytes,
+    };
+    match times {
+        Times::None => out.extend_from_slice(bytes),
+        Times::Once => wrong::encode_by(bytes, rules, out),
+        Times::Twice => {
+            let mut once = Vec::with_capacity(bytes.len() * 3);
+            wrong::encode_by(bytes, rules, &mut once);
+            wrong::encode_by(&once, rules, out);
+        }
     }
 }
 
