@@ -221,11 +221,12 @@ impl Explanation {
         self.pair
     }
 
-    /// For [`Cause::ParameterNotSigned`], the name of the parameter the other side sent without
-    /// signing it (decoded; not valid UTF-8 written with U+FFFD).
+    /// For [`Cause::ParameterNotSigned`] (alone or with another cause), the name of the
+    /// parameter the other side sent without signing it (decoded; not valid UTF-8 written with
+    /// U+FFFD).
     #[must_use]
     pub fn unsigned_parameter(&self) -> Option<&str> {
-        if self.causes == [Cause::ParameterNotSigned] {
+        if self.causes.contains(&Cause::ParameterNotSigned) {
             self.unsigned.first().map(String::as_str)
         } else {
             None
@@ -268,6 +269,28 @@ impl Explanation {
         self.difference.as_ref()
     }
 
+    /// [`detail`](Self::detail) of an explanation with parameters sent unsigned: the query's
+    /// first ones, or one parameter, alone or with another cause.
+    fn unsigned_detail(&self) -> String {
+        let (cause, lead) = if self.causes.contains(&Cause::QueryStartNotSigned) {
+            (Cause::QueryStartNotSigned, "The query starts with")
+        } else {
+            (Cause::ParameterNotSigned, "The request carries")
+        };
+        let mut text = format!(
+            "{lead} {}, which the other side did not sign: it {} ({cause}).",
+            self.unsigned.join(", "),
+            cause.what()
+        );
+        if let Some(&other) = self.causes.iter().find(|&&c| c != cause) {
+            let _ = write!(text, " Together with that, it {} ({other}).", other.what());
+            let _ = write!(text, " To fix: {} {}", cause.fix(), other.fix());
+        } else {
+            let _ = write!(text, " To fix: {}", cause.fix());
+        }
+        text
+    }
+
     /// A few sentences a person can act on: what the other side did and what it must change.
     /// Never a secret or a signature.
     #[must_use]
@@ -277,21 +300,7 @@ impl Explanation {
             Verdict::Match => format!(
                 "The observed {what} equals the reference: nothing differs in what was given. If the server still refuses the request, it computes differently or refuses something else. Next: if its 401 echoes its base string (many do), explain that (--server-response) to see where the two differ; if it echoes nothing, `oauth1 probe` sends the request signed as each known mistake would sign it until one is accepted; compare what was sent with what was signed (URL, body, Content-Type, header); and check the clock (oauth_timestamp within the server's window, often 5 minutes) and that the nonce was not used before."
             ),
-            Verdict::Explained if self.causes.contains(&Cause::QueryStartNotSigned) => {
-                let cause = Cause::QueryStartNotSigned;
-                let mut text = format!(
-                    "The query starts with {}, which the other side did not sign: it {} ({cause}).",
-                    self.unsigned.join(", "),
-                    cause.what()
-                );
-                if let Some(&other) = self.causes.iter().find(|&&c| c != cause) {
-                    let _ = write!(text, " Together with that, it {} ({other}).", other.what());
-                    let _ = write!(text, " To fix: {} {}", cause.fix(), other.fix());
-                } else {
-                    let _ = write!(text, " To fix: {}", cause.fix());
-                }
-                text
-            }
+            Verdict::Explained if !self.unsigned.is_empty() => self.unsigned_detail(),
             Verdict::Explained if self.pair && self.causes.len() == 3 => {
                 let (a, b, c) = (self.causes[0], self.causes[1], self.causes[2]);
                 format!(
@@ -312,15 +321,6 @@ impl Explanation {
                     b.what(),
                     a.fix(),
                     b.fix()
-                )
-            }
-            Verdict::Explained if !self.unsigned.is_empty() => {
-                let cause = Cause::ParameterNotSigned;
-                format!(
-                    "The request carries {}, which the other side did not sign: it {} ({cause}). To fix: {}",
-                    self.unsigned.join(", "),
-                    cause.what(),
-                    cause.fix()
                 )
             }
             Verdict::Explained => {
@@ -548,6 +548,12 @@ impl<'a> Explainer<'a> {
             explanation.causes = causes;
             explanation.reproduced = Some(base);
             explanation.unsigned = names;
+        } else if let Some((other, name, base)) = search.unsigned_with(&effective)? {
+            explanation.verdict = Verdict::Explained;
+            explanation.pair = true;
+            explanation.causes = vec![other, Cause::ParameterNotSigned];
+            explanation.reproduced = Some(base);
+            explanation.unsigned = vec![name];
         } else if let Some((causes, base)) = search.first_triple(&effective) {
             explanation.verdict = Verdict::Explained;
             explanation.pair = true;

@@ -38,6 +38,18 @@ fn apart(a: Cause, b: Cause) -> bool {
 /// How many parameters [`Cause::ParameterNotSigned`] tries leaving out, one at a time.
 const UNSIGNED_TRIED: usize = 256;
 
+/// The causes that change which parameters are collected: a parameter left unsigned is counted
+/// among those the reference collects, so it is not tried together with them.
+const COLLECTING: &[Cause] = &[
+    Cause::QueryNotSigned,
+    Cause::QueryInBaseUri,
+    Cause::ParameterNotSigned,
+    Cause::QueryStartNotSigned,
+    Cause::FormBodyNotSigned,
+    Cause::NonFormBodySigned,
+    Cause::FormBodyHashed,
+];
+
 /// The comparisons of one explanation.
 pub(super) struct Search<'c, 'o> {
     context: &'c Context<'c>,
@@ -127,7 +139,15 @@ impl<'c, 'o> Search<'c, 'o> {
                 }
             }
         }
-        let whole = 1 + Cause::ALL.len() + pairs + unsigned + counts * (1 + others) + triples;
+        let collecting = changing.iter().filter(|c| COLLECTING.contains(c)).count();
+        let unsigned_with = unsigned * changing.len().saturating_sub(collecting);
+        let whole = 1
+            + Cause::ALL.len()
+            + pairs
+            + unsigned
+            + counts * (1 + others)
+            + unsigned_with
+            + triples;
         Searched::new(tried, whole, false)
     }
 
@@ -257,6 +277,39 @@ impl<'c, 'o> Search<'c, 'o> {
                         names(count)?,
                         attempt.base_string,
                     )));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A query or form-body parameter left unsigned ([`Cause::ParameterNotSigned`]) together
+    /// with one effective cause that does not change which parameters are collected, that
+    /// reproduces the observed value while that cause alone does not: the cause, the name left
+    /// out and the base string. Tried after the query's first parameters: each cause,
+    /// likeliest first, with each parameter in the order collected (at most
+    /// [`UNSIGNED_TRIED`]).
+    pub(super) fn unsigned_with(
+        &self,
+        effective: &[(Cause, Attempt)],
+    ) -> Result<Option<(Cause, String, BaseString)>, Error> {
+        let names = self.context.parameter_names()?;
+        let mut others: Vec<&(Cause, Attempt)> = effective
+            .iter()
+            .filter(|(c, _)| !COLLECTING.contains(c))
+            .collect();
+        others.sort_by_key(|(c, _)| c.rank());
+        for (other, alone) in others {
+            for (index, name) in names.iter().enumerate().take(UNSIGNED_TRIED) {
+                if !self.meter.afford() {
+                    return Ok(None);
+                }
+                let Ok(attempt) = self.attempt(Switches::unsigned_with(index, Some(*other))) else {
+                    continue;
+                };
+                if !attempt.same_as(alone) && self.reproduces(&attempt) {
+                    let name = String::from_utf8_lossy(name).into_owned();
+                    return Ok(Some((*other, name, attempt.base_string)));
                 }
             }
         }

@@ -65,9 +65,16 @@ impl Switches {
 
     /// [`Cause::ParameterNotSigned`] for the query or form-body parameter at `index`.
     pub(crate) fn unsigned(index: usize) -> Switches {
+        Switches::unsigned_with(index, None)
+    }
+
+    /// [`Switches::unsigned`] with one other cause.
+    pub(crate) fn unsigned_with(index: usize, with: Option<Cause>) -> Switches {
+        let mut causes = vec![Cause::ParameterNotSigned];
+        causes.extend(with);
         Switches {
             unsigned: Some(index),
-            ..Switches::of(&[Cause::ParameterNotSigned])
+            ..Switches::of(&causes)
         }
     }
 
