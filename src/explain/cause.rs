@@ -81,7 +81,7 @@ causes! {
         "put parameter names into the parameter string without percent-encoding them (the values encoded), so that each name is encoded once, in the base string (a%20b=1 signed as a b=1, then a%20b%3D1): mrjones/oauth for Go",
         "Percent-encode each parameter name as well as its value before sorting and joining them (RFC 5849 §3.4.1.3.2). As a client, send names of letters, digits and - . _ ~ only.";
     ParametersNotEncoded = "parameters-not-encoded", 52,
-        "did not percent-encode the parameter names and values before joining them, so that they are encoded once, in the base string, instead of twice (a space stands as %20 where %2520 should)",
+        "did not percent-encode the names and values of the query and body parameters before joining them, so that they are encoded once, in the base string, instead of twice (a space stands as %20 where %2520 should)",
         "Percent-encode each name and value (RFC 5849 §3.6) before joining them with = and &; the base string then encodes the joined string once more.";
     ParametersEncodedTwice = "parameters-encoded-twice", 53,
         "percent-encoded the parameter names and values twice before joining them, so that they are encoded three times in the base string (a space stands as %252520 where %2520 should)",

@@ -20,7 +20,8 @@
 //     authorize() returns the URL's query parameters among the protocol ones (its mergeObject
 //     writes into them), and sends all of them as axios params: each query parameter goes out
 //     twice, signed once (duplicates-collapsed; equally parsed-as-php, WooCommerce's own
-//     reading, which keeps the last of a repeated name, as this signature does).
+//     reading, which keeps the last of a repeated name, as this signature does; and, the two
+//     values being the same, first-duplicate-kept).
 //
 // Usage: node node_clients.js PATH/TO/oauth1 PATH/TO/private-key.pem PATH/TO/python
 
@@ -216,7 +217,7 @@ async function loopbackShop() {
 async function woocommerce() {
   const { server, origin, received } = await loopbackShop();
   const api = new WooCommerceRestApi({ url: origin, consumerKey: "ck_4f1a2b3c", consumerSecret: WC_SECRET, version: "wc/v3" });
-  const twice = ["duplicates-collapsed", "parsed-as-php"];
+  const twice = ["duplicates-collapsed", "parsed-as-php", "first-duplicate-kept"];
   const cases = [
     ["products", {}, "match", []],
     ["products", { per_page: 5, page: 2 }, "explained", twice],
@@ -309,8 +310,9 @@ const LEGACY = [
   ["orders?status=processing", "match", []],
   ["products?include[]=12&include[]=34", "explained", ["parameter-not-signed"]],
   // qs writes `filter[sku]` back as it was, so the request carries it twice, signed once: as
-  // a repeated name read once, which the likelier causes reproduce first.
-  ["products?per_page=5&filter[sku]=a1", "explained", ["duplicates-collapsed", "parsed-as-php"]],
+  // a repeated name read once, which the likelier causes reproduce first (its first value or
+  // its last: the two are the same).
+  ["products?per_page=5&filter[sku]=a1", "explained", ["duplicates-collapsed", "parsed-as-php", "first-duplicate-kept"]],
   ["products?per_page=5&ids[]=7", "explained", ["parameter-not-signed"]],
 ];
 

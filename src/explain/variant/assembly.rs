@@ -43,6 +43,14 @@ pub(super) fn parameter_string(
     let mut pairs: Vec<(Parameter<'_>, Vec<u8>, usize)> = params
         .iter()
         .map(|p| {
+            // The protocol parameters, which the signer writes itself, are encoded whatever the
+            // request's own parameters are not ([`Cause::ProtocolValuesEncodedOnce`] leaves
+            // their values alone).
+            let times = if p.source == Source::Protocol && times == Times::None {
+                Times::Once
+            } else {
+                times
+            };
             let mut encoded = Vec::new();
             // The query as sent: its names and values are the bytes on the wire already.
             let as_sent = query_as_sent && p.source == Source::Query;

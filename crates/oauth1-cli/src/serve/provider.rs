@@ -29,6 +29,10 @@ type Issuing = Issuer<Arc<MemoryCredentials>, Arc<MemoryNonceStore>, Arc<MemoryT
 const BODY_LIMIT: usize = 1 << 20;
 /// The most bad signatures diagnosed a second (each within the server crate's cost budget).
 const DIAGNOSES_PER_SECOND: u32 = 20;
+/// What one diagnosis may cost: more than a production server allows (64 MiB, 200 ms), for a
+/// provider that exists to say why; still one at a time, and bounded.
+const DIAGNOSIS_BYTES: u64 = 256 << 20;
+const DIAGNOSIS_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// Who approves, as the token credentials name their resource owner.
 const OWNER: &str = "test-user";
 /// The most authorization pages waiting for their decision (`--approve ask`); past it, the
@@ -137,7 +141,8 @@ impl Provider {
         let store =
             WithTemporary::new(Arc::new(credentials), Arc::new(MemoryTemporaryStore::new()));
         let verifier = Verifier::new(store, Arc::new(MemoryNonceStore::new()))
-            .with_diagnosis(DIAGNOSES_PER_SECOND);
+            .with_diagnosis(DIAGNOSES_PER_SECOND)
+            .with_diagnosis_cost(DIAGNOSIS_BYTES, DIAGNOSIS_TIME);
         let base = origin.as_str().trim_end_matches('/').to_owned();
         let realm = Realm::new(base.clone()).map_err(|e| format!("the realm {base}: {e}"))?;
         let log = match &args.log {
