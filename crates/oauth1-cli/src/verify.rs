@@ -8,7 +8,7 @@ use oauth1_cases::{check, verify_answer, Held};
 use oauth1_server::{received_url, MemoryNonceStore, Policy, Reason, VerifyError};
 use oauth1_signer::explain::Observed;
 use oauth1_signer::profile::Profile;
-use oauth1_signer::{Request, Timestamp};
+use oauth1_signer::{Request, Secret, Timestamp};
 
 use crate::input::RequestArgs;
 
@@ -70,6 +70,11 @@ pub(crate) struct VerifyArgs {
     /// Accept PLAINTEXT over plain http.
     #[arg(long)]
     pub(crate) allow_plaintext_over_http: bool,
+    /// Accept a PLAINTEXT request without oauth_timestamp and oauth_nonce, as RFC 5849 §3.1
+    /// allows: its signature is checked, and nothing protects it from replay (a server of this
+    /// project's refuses it all the same).
+    #[arg(long)]
+    pub(crate) plaintext_without_nonce: bool,
     /// Check the signature as a provider's server computes it: mastercard, woocommerce,
     /// netsuite, x, lti, jira or discogs (docs/profiles.md). The request's parameters, its
     /// timestamp within --timestamp-window and its signature are checked; a nonce is not
@@ -139,6 +144,7 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
         .with_timestamp_window(args.timestamp_window)
         .allow_plaintext_over_http(args.allow_plaintext_over_http);
     let nonces = MemoryNonceStore::new();
+    let plaintext_alone = args.plaintext_without_nonce;
     match check(
         held,
         &request,
@@ -161,6 +167,14 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
             say!("parameters:    {}", verified.parameters());
             Ok(())
         }
+        Err(VerifyError::MissingParameters {
+            plaintext: true, ..
+        }) if plaintext_alone => without_nonce(
+            &request,
+            args.authorization.as_deref(),
+            (consumer_secret.as_deref(), args.token_secret.as_deref()),
+            args.allow_plaintext_over_http,
+        ),
         Err(e) => invalid(&e),
     }
 }
@@ -263,6 +277,83 @@ fn as_profile(
     }
 }
 
+/// `--plaintext-without-nonce`: a PLAINTEXT request that sends neither `oauth_timestamp` nor
+/// `oauth_nonce` (or only one of them), which RFC 5849 §3.1 allows, checked for what is left to
+/// check: its signature, the secrets themselves, compared in constant time.
+fn without_nonce(
+    request: &Request<'_>,
+    authorization: Option<&str>,
+    (consumer_secret, token_secret): (Option<&str>, Option<&str>),
+    over_http: bool,
+) -> Result<(), String> {
+    use subtle::ConstantTimeEq;
+    if request.url().scheme() == "http" && !over_http {
+        return invalid(&VerifyError::InsecureTransport);
+    }
+    // The protocol parameters where the verifier found them: the header, or the query and the
+    // form body.
+    let params: Vec<(String, String)> = if let Some(header) = authorization {
+        oauth1_signer::header::Authorization::parse(header)
+            .map_err(|e| format!("--authorization: {e}"))?
+            .parameters()
+            .map(|(n, v)| (n.to_owned(), String::from_utf8_lossy(v).into_owned()))
+            .collect()
+    } else {
+        let body = if request.has_form_body() {
+            request.body()
+        } else {
+            &[]
+        };
+        url::form_urlencoded::parse(request.query().as_bytes())
+            .chain(url::form_urlencoded::parse(body))
+            .map(|(n, v)| (n.into_owned(), v.into_owned()))
+            .collect()
+    };
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let refused = |detail: &str| -> Result<(), String> {
+        say!("invalid: {}", Reason::BadSignature);
+        say!("detail:        {detail}");
+        Err(format!(
+            "the request does not verify ({})",
+            Reason::BadSignature
+        ))
+    };
+    let Some(consumer_secret) = consumer_secret else {
+        return refused("the consumer has no shared secret, so PLAINTEXT cannot verify");
+    };
+    if get("oauth_token").is_some() && token_secret.is_none() {
+        return refused("the request names a token, and the server holds none (give its secret)");
+    }
+    let key = oauth1_signer::sign::SigningKey::new(
+        &Secret::from(consumer_secret),
+        &Secret::from(token_secret.unwrap_or("")),
+    );
+    let sent = get("oauth_signature").unwrap_or("");
+    if !bool::from(key.expose().ct_eq(sent.as_bytes())) {
+        return refused(
+            "the signature is not enc(consumer secret)&enc(token secret): check the secrets both sides use",
+        );
+    }
+    say!("valid");
+    say!(
+        "note:          PLAINTEXT without oauth_timestamp and oauth_nonce, as RFC 5849 §3.1 allows; nothing tells a replay of this request from the request itself, so a server of this project's refuses it (missing-parameter)"
+    );
+    say!(
+        "consumer key:  {}",
+        crate::terminal::value(get("oauth_consumer_key").unwrap_or(""))
+    );
+    if let Some(token) = get("oauth_token") {
+        say!("token:         {}", crate::terminal::value(token));
+    }
+    say!("method:        PLAINTEXT");
+    Ok(())
+}
+
 /// The URL as received: what is wrong with the URL itself is an error said with it; a path a
 /// router and the signature would read differently is a verdict (`Ok(Err)`), as a server
 /// refuses it.
@@ -279,6 +370,12 @@ fn read_received(text: &str) -> Result<Result<url::Url, VerifyError>, String> {
 fn invalid(e: &VerifyError) -> Result<(), String> {
     say!("invalid: {}", e.reason());
     say!("detail:        {e}");
+    if let VerifyError::MissingParameters {
+        plaintext: true, ..
+    } = e
+    {
+        say!("to check its signature alone, as RFC 5849 §3.1 allows: --plaintext-without-nonce");
+    }
     if let VerifyError::BadSignature { base_string, .. } = e {
         say!("base string:   {base_string}");
     }

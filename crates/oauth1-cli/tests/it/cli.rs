@@ -878,3 +878,74 @@ fn alternatives_are_told_from_a_pair() {
     );
     assert!(!pair.contains("equally"), "{pair}");
 }
+
+/// RFC 5849 §3.1 lets PLAINTEXT leave out `oauth_timestamp` and `oauth_nonce`: `verify` refuses
+/// such a request as a server of this project's does, says why and which flag checks its
+/// signature alone; with the flag, the signature is the secrets (§3.4.4:
+/// `enc(consumer secret)&enc(token secret)`, written here by hand, then encoded once more in
+/// the header), and a wrong one, PLAINTEXT over http, are still refused.
+#[test]
+fn plaintext_without_timestamp_and_nonce_is_checked_on_request() {
+    let secrets = [
+        ("OAUTH1_CONSUMER_SECRET", "c s"),
+        ("OAUTH1_TOKEN_SECRET", "t&s"),
+    ];
+    let header = |signature: &str| {
+        format!(
+            "OAuth oauth_consumer_key=\"ck\", oauth_token=\"tk\", oauth_signature_method=\"PLAINTEXT\", oauth_signature=\"{signature}\""
+        )
+    };
+    // enc("c s") & enc("t&s") = c%20s&t%26s, in the header c%2520s%26t%2526s.
+    let right = header("c%2520s%26t%2526s");
+    let verify = |url: &str, authorization: &str, extra: &[&str]| {
+        let mut args = vec!["verify", "--method", "GET", "--url", url];
+        if !authorization.is_empty() {
+            args.extend(["--authorization", authorization]);
+        }
+        args.extend(extra);
+        let run = oauth1(&args, b"", &secrets);
+        (run.status.code(), text(&run.stdout))
+    };
+    let url = "https://api.example.com/x?a=1";
+    let (code, out) = verify(url, &right, &[]);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("invalid: missing-parameter\n"), "{out}");
+    assert!(
+        out.contains("RFC 5849 §3.1 lets PLAINTEXT leave out oauth_timestamp and oauth_nonce"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "to check its signature alone, as RFC 5849 §3.1 allows: --plaintext-without-nonce"
+        ),
+        "{out}"
+    );
+    let flag = ["--plaintext-without-nonce"];
+    let (code, out) = verify(url, &right, &flag);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("valid\nnote:          PLAINTEXT without oauth_timestamp and oauth_nonce, as RFC 5849 §3.1 allows"), "{out}");
+    assert!(
+        out.contains("consumer key:  ck\ntoken:         tk\n"),
+        "{out}"
+    );
+    // In the query, as the verifier finds them there.
+    let (code, out) = verify(
+        "https://api.example.com/x?a=1&oauth_consumer_key=ck&oauth_token=tk&oauth_signature_method=PLAINTEXT&oauth_signature=c%2520s%26t%2526s",
+        "",
+        &flag,
+    );
+    assert_eq!(code, Some(0), "{out}");
+    // The secrets unencoded are not the signature.
+    let (code, out) = verify(url, &header("c%20s%26t%26s"), &flag);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("invalid: bad-signature\n"), "{out}");
+    let (code, out) = verify("http://api.example.com/x", &right, &flag);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("invalid: insecure-transport\n"), "{out}");
+    let (code, _) = verify(
+        "http://api.example.com/x",
+        &right,
+        &["--plaintext-without-nonce", "--allow-plaintext-over-http"],
+    );
+    assert_eq!(code, Some(0));
+}
