@@ -71,6 +71,11 @@ pub(crate) struct ServeArgs {
     /// How an authorization is approved: at once (auto), or by a person on the page (ask).
     #[arg(long, value_enum, default_value_t = Approve::Auto)]
     pub(crate) approve: Approve,
+    /// Check resource requests' signatures as a provider's server computes them: mastercard,
+    /// woocommerce, netsuite, x, lti, jira or discogs (docs/profiles.md); the credential
+    /// endpoints stay RFC 5849's.
+    #[arg(long, value_name = "NAME", value_parser = crate::input::profile_name)]
+    pub(crate) profile: Option<&'static oauth1_signer::profile::Profile>,
     /// Append one JSON line per request to FILE: time, method, URL, status, verdict, causes.
     #[arg(long, value_name = "FILE")]
     pub(crate) log: Option<PathBuf>,

@@ -20,6 +20,9 @@ use serde_json::json;
 use url::Url;
 
 use super::credentials::Known;
+use oauth1_signer::profile::Profile;
+
+mod profiled;
 use super::{Approve, ServeArgs};
 use crate::terminal::value;
 
@@ -53,6 +56,8 @@ pub(super) struct Provider {
     base: String,
     realm: Realm,
     approve: Approve,
+    /// `--profile`: resource requests' signatures checked as that provider's server computes.
+    profile: Option<&'static Profile>,
     /// The anti-forgery token of each authorization page shown, by temporary token.
     forms: Mutex<HashMap<String, String>>,
     log: Option<Mutex<std::fs::File>>,
@@ -163,6 +168,7 @@ impl Provider {
             base,
             realm,
             approve: args.approve,
+            profile: args.profile,
             forms: Mutex::default(),
             log,
             lines,
@@ -263,14 +269,19 @@ impl Provider {
                 .await
                 .map(|i| (i, "token credentials")),
             None => {
-                return match self
+                let verified = self
                     .issuer
                     .verifier()
                     .verify_with_headers(&request, authorization, &headers)
-                    .await
-                {
-                    Ok(verified) => echo(&verified, &request, endpoint_note(path)),
-                    Err(e) => self.refuse_request(&e, json, authorization).await,
+                    .await;
+                return match (self.profile, verified) {
+                    (Some(profile), verified) => {
+                        let received = (&request, written.as_str());
+                        self.as_profile(profile, received, authorization, verified, json)
+                            .await
+                    }
+                    (None, Ok(verified)) => echo(&verified, &request, endpoint_note(path)),
+                    (None, Err(e)) => self.refuse_request(&e, json, authorization).await,
                 };
             }
         };
@@ -337,7 +348,8 @@ impl Provider {
     }
 
     /// A refusal: its status, `WWW-Authenticate` on a 401, the OAuth Problem Reporting body
-    /// (or the same as JSON when the client asks for JSON), with the diagnosis in the advice.
+    /// (or the same as JSON when the client asks for JSON), with the diagnosis in the advice
+    /// and what the request names that this server does not know after it.
     fn refuse(&self, error: &VerifyError, json: bool, unknown: Option<&str>) -> Answer {
         let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
         let diagnosis = error.diagnosis();
@@ -359,63 +371,47 @@ impl Provider {
             causes: causes.clone(),
             detail: unknown.map(str::to_owned).or(detail),
         };
-        let mut response = match error.problem() {
-            Some(problem) if unknown.is_some() || json => {
-                let advice = match unknown {
-                    Some(unknown) => format!("{} {unknown}", problem.advice()),
-                    None => problem.advice().to_owned(),
-                };
-                if json {
-                    respond(
-                        status,
-                        "application/json",
-                        json!({
-                            "status": status.as_u16(),
-                            "oauth_problem": problem.name(),
-                            "oauth_problem_advice": advice,
-                            "reason": error.reason().as_str(),
-                            "causes": causes,
-                            "diagnosis": diagnosis.map(ToString::to_string),
-                            "signed_for": signed_for,
-                            "unknown": unknown,
-                        })
-                        .to_string(),
-                    )
-                } else {
-                    // A bad signature's problem has no parameter of its own to keep.
-                    respond(
-                        status,
-                        "application/x-www-form-urlencoded",
-                        format!(
-                            "oauth_problem={}&oauth_problem_advice={}",
-                            problem.name(),
-                            oauth1_signer::encode::encode(advice.as_bytes())
-                        ),
-                    )
-                }
-            }
-            Some(problem) if json => respond(
-                status,
-                "application/json",
-                json!({
-                    "status": status.as_u16(),
-                    "oauth_problem": problem.name(),
-                    "oauth_problem_advice": problem.advice(),
-                    "reason": error.reason().as_str(),
-                    "causes": causes,
-                    "diagnosis": diagnosis.map(ToString::to_string),
-                    "signed_for": signed_for,
-                    "unknown": null,
-                })
-                .to_string(),
-            ),
-            Some(problem) => respond(
-                status,
-                "application/x-www-form-urlencoded",
-                problem.to_urlencoded(),
-            ),
+        let Some(problem) = error.problem() else {
             // The stores are this process's memory: what failed is said as it is.
-            None => respond(status, "text/plain; charset=utf-8", error.to_string()),
+            let response = respond(status, "text/plain; charset=utf-8", error.to_string());
+            return (response, outcome);
+        };
+        let (advice, form) = match unknown {
+            // A problem with advice added: a bad signature's, which defines no parameter of
+            // its own to keep.
+            Some(unknown) => {
+                let advice = format!("{} {unknown}", problem.advice());
+                let form = problem_form(problem.name(), &advice);
+                (advice, form)
+            }
+            None => (problem.advice().to_owned(), problem.to_urlencoded()),
+        };
+        let fields = json!({
+            "status": status.as_u16(),
+            "oauth_problem": problem.name(),
+            "oauth_problem_advice": advice,
+            "reason": error.reason().as_str(),
+            "causes": causes,
+            "diagnosis": diagnosis.map(ToString::to_string),
+            "signed_for": signed_for,
+            "unknown": unknown,
+        });
+        (self.problem_answer(status, json, form, &fields), outcome)
+    }
+
+    /// A Problem Reporting answer: the form `form`, or `fields` as JSON when the client asks
+    /// for JSON; `WWW-Authenticate` on a 401.
+    fn problem_answer(
+        &self,
+        status: StatusCode,
+        json: bool,
+        form: String,
+        fields: &serde_json::Value,
+    ) -> Response<Full<Bytes>> {
+        let mut response = if json {
+            respond(status, "application/json", fields.to_string())
+        } else {
+            respond(status, "application/x-www-form-urlencoded", form)
         };
         if status == StatusCode::UNAUTHORIZED {
             if let Ok(challenge) =
@@ -426,7 +422,7 @@ impl Provider {
                     .insert(header::WWW_AUTHENTICATE, challenge);
             }
         }
-        (response, outcome)
+        response
     }
 
     /// `GET /oauth/authorize?oauth_token=…`: approved at once, or a page that asks.
@@ -704,6 +700,14 @@ fn respond(status: StatusCode, content_type: &'static str, body: String) -> Resp
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     response
+}
+
+/// `oauth_problem=NAME&oauth_problem_advice=ADVICE`, the advice percent-encoded.
+fn problem_form(name: &str, advice: &str) -> String {
+    format!(
+        "oauth_problem={name}&oauth_problem_advice={}",
+        oauth1_signer::encode::encode(advice.as_bytes())
+    )
 }
 
 /// A plain-text answer whose verdict is `verdict`, the text also its detail.

@@ -428,6 +428,64 @@ fn asked_approval_needs_the_page() {
     assert_eq!(status, 401, "{body}");
 }
 
+/// `--profile woocommerce`: a resource request is accepted as WooCommerce's server computes its
+/// signature (here, as `oauth1 sign --profile woocommerce` signs it: a repeated `ids[]` read as
+/// PHP reads it, the secret unencoded in the key), once; the same request signed as RFC 5849
+/// says is refused, and told why and how to sign.
+#[test]
+fn a_profile_verifies_as_its_provider_computes() {
+    let serve = Serve::start(&["--profile", "woocommerce"]);
+    let path = "/wp-json/wc/v3/products?ids[]=1&ids[]=2";
+    let signed = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args([
+            "sign",
+            "--profile",
+            "woocommerce",
+            "--consumer-key",
+            CONSUMER.0,
+        ])
+        .args(["--url", &serve.url(path)])
+        .env("OAUTH1_CONSUMER_SECRET", CONSUMER.1)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(signed.stdout).unwrap();
+    let url = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("url:"))
+        .unwrap_or_else(|| panic!("{printed}"))
+        .trim()
+        .to_owned();
+    let get = |url: &str, accept: &str| {
+        let answer = client().get(url).header("accept", accept).send().unwrap();
+        (answer.status().as_u16(), answer.text().unwrap())
+    };
+    let (status, body) = get(&url, "*/*");
+    assert_eq!(status, 200, "{body}");
+    let echoed: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(echoed["consumer_key"], CONSUMER.0);
+    assert!(
+        echoed["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("computed as WooCommerce REST API (over http)'s server computes (parsed-as-php, key-secrets-not-encoded)"),
+        "{body}"
+    );
+    let (status, body) = get(&url, "application/json");
+    assert_eq!(status, 401, "a replay: {body}");
+    let replay: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(replay["oauth_problem"], "nonce_used");
+
+    // Signed as RFC 5849 says: WooCommerce's server computes another signature.
+    let request = Request::new("GET", &serve.url(path)).unwrap();
+    let (status, body, _) = send(&consumer(), &request, "application/json");
+    assert_eq!(status, 401, "{body}");
+    let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        refusal["oauth_problem_advice"],
+        "the request is signed as RFC 5849 says, and WooCommerce REST API (over http) computes otherwise (parsed-as-php, key-secrets-not-encoded), so its server refuses it: sign as it computes (oauth1 sign --profile woocommerce), or start oauth1 serve without --profile to test against RFC 5849"
+    );
+}
+
 /// A harness that reads the first line only, as the documented recipes do, leaves the pipe
 /// of standard output to fill: the server goes on answering.
 #[test]
