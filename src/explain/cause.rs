@@ -104,6 +104,9 @@ causes! {
     QueryUtf8EncodedTwice = "query-utf8-encoded-twice", 45,
         "decoded the query's names and values to bytes, took each byte from 0x80 up as an ISO-8859-1 character and encoded it as UTF-8 again (é, %C3%A9, signed as %C3%83%C2%A9): Net::OAuth, whose query values from URI::QueryParam are bytes that uri_escape_utf8 encodes again",
         "Decode the query's names and values as UTF-8 text before encoding them (in Perl: Encode::decode_utf8 on each), so that every character is encoded once (RFC 5849 §3.6). As a client, send only ASCII in the query, or put such parameters in a form body.";
+    DecodedTwice = "decoded-twice", 56,
+        "decoded the names and values of the query and body twice, so that an escaped percent sign is decoded as the start of another escape (%2541 read as A)",
+        "Decode each name and value once (RFC 5849 §3.4.1.3.1): %25 is a literal %, not the start of another escape.";
     QueryNotSigned = "query-not-signed", 11,
         "left the query parameters out of the signature",
         "Sign the URL's query parameters along with the others (RFC 5849 §3.4.1.3.1).";
@@ -253,7 +256,7 @@ mod tests {
     fn ids_round_trip_and_ranks_are_a_permutation() {
         let mut ranks: Vec<u8> = Cause::ALL.iter().map(|c| c.rank()).collect();
         ranks.sort_unstable();
-        assert_eq!(ranks, (0..56).collect::<Vec<u8>>());
+        assert_eq!(ranks, (0..57).collect::<Vec<u8>>());
         for &cause in Cause::ALL {
             assert_eq!(cause.id().parse::<Cause>().unwrap(), cause);
         }

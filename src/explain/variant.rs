@@ -97,6 +97,12 @@ fn bit(cause: Cause) -> u64 {
 /// Causes that contradict each other: a pair from one group is never tried.
 pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
     &[Cause::QueryNotDecoded, Cause::PlusNotDecoded],
+    &[Cause::DecodedTwice, Cause::QueryNotDecoded],
+    &[Cause::DecodedTwice, Cause::PlusNotDecoded],
+    &[Cause::DecodedTwice, Cause::QueryNamesNotDecoded],
+    &[Cause::DecodedTwice, Cause::QueryUtf8EncodedTwice],
+    &[Cause::DecodedTwice, Cause::QueryAsSentEncodedOnce],
+    &[Cause::DecodedTwice, Cause::UnescapedQueryEncodedOnce],
     &[Cause::QueryNotDecoded, Cause::QueryNamesNotDecoded],
     &[Cause::QueryNotSigned, Cause::QueryInBaseUri],
     &[Cause::FormBodyNotSigned, Cause::NonFormBodySigned],
@@ -517,6 +523,8 @@ impl<'a> Context<'a> {
                 wrong::undecoded(text)
             } else if switches.has(Cause::PlusNotDecoded) {
                 wrong::plus_kept(text)
+            } else if switches.has(Cause::DecodedTwice) {
+                wrong::decoded_twice(text)
             } else {
                 std::borrow::Cow::Borrowed(text)
             }

@@ -153,6 +153,55 @@ pub(crate) fn utf8_twice(text: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// What the RFC's decoder must read to decode each name and value of a query or form body
+/// twice: once as a form (`+` a space, `%XX` a byte), then `%XX` once more, a `%` without two
+/// hex digits left as it is (`%2541` read as `A`). Each name and value is decoded so here and
+/// escaped whole, so that the decoder's one pass gives those bytes.
+pub(crate) fn decoded_twice(text: &[u8]) -> Cow<'_, [u8]> {
+    // Without a `%`, the first decoding leaves none for the second.
+    if !text.contains(&b'%') {
+        return Cow::Borrowed(text);
+    }
+    let decode = |piece: &[u8], plus: bool| {
+        let mut out = Vec::with_capacity(piece.len());
+        let mut at = 0;
+        while at < piece.len() {
+            match piece[at] {
+                b'%' => match encode::decode_escape(piece, at) {
+                    Ok(b) => {
+                        out.push(b);
+                        at += 3;
+                        continue;
+                    }
+                    Err(_) => out.push(b'%'),
+                },
+                b'+' if plus => out.push(b' '),
+                b => out.push(b),
+            }
+            at += 1;
+        }
+        out
+    };
+    let twice = |piece: &[u8], out: &mut Vec<u8>| {
+        encode_by(&decode(&decode(piece, true), false), Rules::RFC, out);
+    };
+    let mut out = Vec::with_capacity(text.len() * 2);
+    for (i, pair) in text.split(|&b| b == b'&').enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        match pair.iter().position(|&b| b == b'=') {
+            Some(at) => {
+                twice(&pair[..at], &mut out);
+                out.push(b'=');
+                twice(&pair[at + 1..], &mut out);
+            }
+            None => twice(pair, &mut out),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `text` with each byte of `these` written as its escape.
 fn escaped<'a>(text: &'a [u8], these: &[u8]) -> Cow<'a, [u8]> {
     if !text.iter().any(|b| these.contains(b)) {
