@@ -9,6 +9,7 @@
 
 mod credentials;
 mod provider;
+mod record;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -22,7 +23,8 @@ use url::Url;
 
 use crate::terminal::value;
 use credentials::Known;
-use provider::{Lines, Provider};
+use provider::Provider;
+use record::Lines;
 
 /// The most time a client has to send its request line and headers.
 const HEAD_DEADLINE: Duration = Duration::from_secs(10);

@@ -15,13 +15,15 @@ use oauth1_server::{
     Callbacks, ConsumerCredential, Diagnosis, Issuer, MemoryCredentials, MemoryNonceStore,
     MemoryTemporaryStore, PublicOrigin, Verified, Verifier, VerifyError, WithTemporary,
 };
-use oauth1_signer::{Nonce, Realm, Request};
+use oauth1_signer::{Realm, Request};
 use serde_json::json;
 use url::Url;
 
 use super::credentials::Known;
+use super::record::{clock, rfc3339, Lines};
 use oauth1_signer::profile::Profile;
 
+mod authorization;
 mod profiled;
 use super::{Approve, ServeArgs};
 use crate::terminal::value;
@@ -36,12 +38,6 @@ const DIAGNOSES_PER_SECOND: u32 = 20;
 /// provider that exists to say why; still one at a time, and bounded.
 const DIAGNOSIS_BYTES: u64 = 256 << 20;
 const DIAGNOSIS_TIME: std::time::Duration = std::time::Duration::from_secs(2);
-/// Who approves, as the token credentials name their resource owner.
-const OWNER: &str = "test-user";
-/// The most authorization pages waiting for their decision (`--approve ask`); past it, the
-/// oldest are forgotten.
-const MAX_FORMS: usize = 10_000;
-
 /// The provider: its issuer (whose verifier also verifies resource requests), its origin and
 /// what it records.
 pub(super) struct Provider {
@@ -62,37 +58,6 @@ pub(super) struct Provider {
     forms: Mutex<HashMap<String, String>>,
     log: Option<Mutex<std::fs::File>>,
     lines: Lines,
-}
-
-/// The terminal's lines, one a request, written by a thread of their own: a standard output
-/// that nobody reads (a test harness that read the first line only) fills its pipe and
-/// blocks that thread, never a request. Past [`LINES_WAITING`] lines waiting, more are
-/// dropped.
-#[derive(Clone)]
-pub(super) struct Lines(std::sync::mpsc::SyncSender<String>);
-
-/// The most lines waiting for the terminal.
-const LINES_WAITING: usize = 1024;
-
-impl Lines {
-    /// The lines' writer, and what tells when it has written the last one (once every
-    /// `Lines` is dropped).
-    pub(super) fn start() -> (Lines, std::sync::mpsc::Receiver<()>) {
-        let (lines, waiting) = std::sync::mpsc::sync_channel::<String>(LINES_WAITING);
-        let (done, finished) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in waiting {
-                say!("{line}");
-            }
-            let _ = done.send(());
-        });
-        (Lines(lines), finished)
-    }
-
-    /// Writes `line`, unless too many wait.
-    pub(super) fn say(&self, line: String) {
-        let _ = self.0.try_send(line);
-    }
 }
 
 /// What became of one request, for the terminal and the log.
@@ -425,122 +390,6 @@ impl Provider {
         response
     }
 
-    /// `GET /oauth/authorize?oauth_token=…`: approved at once, or a page that asks.
-    async fn authorize_page(&self, parts: &Parts) -> Answer {
-        let query = parts.uri.query().unwrap_or("");
-        let Some(token) = field(query.as_bytes(), "oauth_token") else {
-            return plain(
-                StatusCode::BAD_REQUEST,
-                "missing-parameter",
-                "no oauth_token in the query: send the resource owner to /oauth/authorize?oauth_token= with the temporary credentials' token (RFC 5849 §2.2)",
-            );
-        };
-        let pending = match self.issuer.pending(&token).await {
-            Ok(pending) => pending,
-            Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
-        };
-        if self.approve == Approve::Auto {
-            return self.approved(&token).await;
-        }
-        let Ok(csrf) = Nonce::generate() else {
-            return plain(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "server-failure",
-                "no random numbers for the page's anti-forgery token",
-            );
-        };
-        {
-            let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-            if forms.len() >= MAX_FORMS {
-                forms.clear();
-            }
-            forms.insert(token.clone(), csrf.as_str().to_owned());
-        }
-        let page = format!(
-            "<!doctype html><title>Authorize {consumer}</title>\
-             <form method=post action=/oauth/authorize>\
-             <p><b>{consumer}</b> asks for access (callback: {callback}).</p>\
-             <input type=hidden name=oauth_token value=\"{token}\">\
-             <input type=hidden name=csrf value=\"{csrf}\">\
-             <button name=decision value=approve>Approve</button> \
-             <button name=decision value=deny>Deny</button></form>",
-            consumer = escape(&pending.consumer_key),
-            callback = escape(&pending.callback),
-            token = escape(&token),
-            csrf = csrf.as_str(),
-        );
-        let mut response = respond(StatusCode::OK, "text/html; charset=utf-8", page);
-        guard(response.headers_mut());
-        (
-            response,
-            Outcome::new(
-                "asked",
-                Some(format!("for {}", value(&pending.consumer_key))),
-            ),
-        )
-    }
-
-    /// `POST /oauth/authorize` from the page of `--approve ask`: approve or deny.
-    async fn decide(&self, body: &[u8]) -> Answer {
-        if self.approve != Approve::Ask {
-            return not_allowed("GET");
-        }
-        let token = field(body, "oauth_token").unwrap_or_default();
-        let csrf = field(body, "csrf").unwrap_or_default();
-        let shown = {
-            let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-            // One decision per page shown; a forged one spends nothing.
-            let matches = forms.get(&token).is_some_and(|expected| *expected == csrf);
-            matches.then(|| forms.remove(&token))
-        };
-        if shown.is_none() {
-            return plain(
-                StatusCode::FORBIDDEN,
-                "forged-decision",
-                "this decision was not sent from the authorization page: open it again",
-            );
-        }
-        if field(body, "decision").as_deref() == Some("approve") {
-            return self.approved(&token).await;
-        }
-        plain_as(
-            StatusCode::OK,
-            "denied",
-            "Denied: these temporary credentials stay unapproved, and the application's token request will be refused (permission_unknown).",
-        )
-    }
-
-    /// The approval of `token`: a redirect to the callback, or the verifier for `oob`.
-    async fn approved(&self, token: &str) -> Answer {
-        let approved = match self.issuer.approve(token, OWNER).await {
-            Ok(approved) => approved,
-            Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
-        };
-        let detail = Some(format!("oauth_verifier {}", value(approved.verifier())));
-        if let Some(redirect) = approved.redirect() {
-            let mut response = respond(
-                StatusCode::FOUND,
-                "text/plain; charset=utf-8",
-                String::new(),
-            );
-            if let Ok(location) = HeaderValue::from_str(redirect) {
-                response.headers_mut().insert(header::LOCATION, location);
-            }
-            guard(response.headers_mut());
-            return (response, Outcome::new("approved", detail));
-        }
-        let mut response = respond(
-            StatusCode::OK,
-            "text/plain; charset=utf-8",
-            format!(
-                "Approved. Type this verifier into the application:\noauth_verifier={}\n",
-                approved.verifier()
-            ),
-        );
-        guard(response.headers_mut());
-        (response, Outcome::new("approved", detail))
-    }
-
     /// One line on the terminal, and one JSON line in the log.
     fn record(&self, method: &str, target: &str, status: StatusCode, outcome: &Outcome) {
         let now = std::time::SystemTime::now()
@@ -735,73 +584,4 @@ fn not_allowed(allowed: &'static str) -> Answer {
         .headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static(allowed));
     (response, outcome)
-}
-
-/// The headers of the authorization answers: not framed by other sites, no script, forms
-/// posted only here, the URL (with its token) neither cached nor sent on as a referrer.
-fn guard(headers: &mut HeaderMap) {
-    for (name, value) in [
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
-        ),
-        (header::CACHE_CONTROL, "no-store"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
-    }
-}
-
-/// Text for an HTML page.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// `hh:mm:ss` (UTC) of `seconds` since the epoch.
-fn clock(seconds: u64) -> String {
-    let day = seconds % 86_400;
-    format!("{:02}:{:02}:{:02}", day / 3600, day / 60 % 60, day % 60)
-}
-
-/// `seconds` since the epoch as RFC 3339 (UTC), by the civil-from-days rule of the
-/// proleptic Gregorian calendar.
-fn rfc3339(seconds: u64) -> String {
-    let days = i64::try_from(seconds / 86_400).unwrap_or(0) + 719_468;
-    let era = days.div_euclid(146_097);
-    let of_era = days.rem_euclid(146_097);
-    let year_of_era = (of_era - of_era / 1460 + of_era / 36_524 - of_era / 146_096) / 365;
-    let day_of_year = of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{}Z", clock(seconds))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Dates from Python's `datetime.fromtimestamp(s, timezone.utc).isoformat()`.
-    #[test]
-    fn times_are_written_as_rfc3339() {
-        for (seconds, written) in [
-            (0, "1970-01-01T00:00:00Z"),
-            (951_782_400, "2000-02-29T00:00:00Z"),
-            (1_318_622_958, "2011-10-14T20:09:18Z"),
-            (1_800_000_000, "2027-01-15T08:00:00Z"),
-            (4_107_542_399, "2100-02-28T23:59:59Z"),
-        ] {
-            assert_eq!(rfc3339(seconds), written, "{seconds}");
-        }
-    }
 }
