@@ -4,6 +4,9 @@
 //! Stage order, as the shared definitions give it: base URI → parameter collection →
 //! empty-value drop → duplicate collapse → encoding → sort → base string → key → digest.
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use zeroize::Zeroizing;
@@ -20,7 +23,7 @@ use crate::collect::{self as collection, Protocol, Sources};
 use crate::credentials::{BodyHash, Nonce, Timestamp};
 use crate::encode::Value;
 use crate::error::Error;
-use crate::params::{Parameter, Parameters, Source};
+use crate::params::{Normalized, Parameter, Parameters, Source};
 use crate::request::{Request, Signed, Signer};
 use crate::sign::{self, Signature, SignatureMethod, SigningKey};
 
@@ -235,7 +238,45 @@ pub(crate) struct Context<'a> {
     /// The `Authorization` header the request was received with: its parameters other than
     /// the realm and those the signer writes are collected too.
     header: Option<&'a str>,
+    /// The parameters as RFC 5849 collects them, and normalized: every reading whose causes
+    /// leave collection alone ([`COLLECTION`]) shares them, so that the query and the body are
+    /// collected and decoded once, and sorted and encoded once for the readings that change
+    /// neither.
+    collected: OnceCell<Parameters>,
+    normalized: OnceCell<Normalized>,
 }
+
+/// The causes that change which parameters are collected or what they hold: those that read
+/// the sources otherwise, leave one out or add one, rename or drop them. Every other cause
+/// acts on the base string URI, the assembly, the key or the digest, and shares the
+/// reference's collection (a test holds each of them to it).
+const COLLECTION: &[Cause] = &[
+    Cause::FormBodyHashed,
+    Cause::CallbackNotSigned,
+    Cause::VerifierNotSigned,
+    Cause::BodyHashNotSigned,
+    Cause::VersionMismatch,
+    Cause::EmptyTokenIncluded,
+    Cause::QueryNotSigned,
+    Cause::QueryInBaseUri,
+    Cause::FormBodyNotSigned,
+    Cause::NonFormBodySigned,
+    Cause::QueryNotDecoded,
+    Cause::PlusNotDecoded,
+    Cause::DecodedTwice,
+    Cause::ValueCutAtEquals,
+    Cause::QueryNamesNotDecoded,
+    Cause::QueryUtf8EncodedTwice,
+    Cause::QueryAsSentEncodedOnce,
+    Cause::ParameterNotSigned,
+    Cause::QueryStartNotSigned,
+    Cause::RealmSigned,
+    Cause::EmptyValueDropped,
+    Cause::RepeatedNamesIndexed,
+    Cause::ArrayBracketsDropped,
+    Cause::DuplicatesCollapsed,
+    Cause::FirstDuplicateKept,
+];
 
 /// The parameters of a received `Authorization` header that the signer writes itself: every
 /// other one (but the realm) is collected from the header as it is.
@@ -279,6 +320,8 @@ impl<'a> Context<'a> {
                 .map(UrlAsWritten::parse)
                 .unwrap_or_default(),
             header: None,
+            collected: OnceCell::new(),
+            normalized: OnceCell::new(),
         })
     }
 
@@ -384,7 +427,7 @@ impl<'a> Context<'a> {
     /// The names of the query and form-body parameters as the reference collects them: those
     /// [`Switches::unsigned`] counts, in that order.
     pub(crate) fn parameter_names(&self) -> Result<Vec<Vec<u8>>, Error> {
-        let params = self.parameters(Switches::NONE)?;
+        let params = self.collected(Switches::NONE)?;
         Ok(params
             .iter()
             .filter(|p| p.source != Source::Protocol)
@@ -395,7 +438,7 @@ impl<'a> Context<'a> {
     /// How many query parameters the reference collects ([`Switches::query_start`] counts
     /// them).
     pub(crate) fn query_parameter_count(&self) -> Result<usize, Error> {
-        let params = self.parameters(Switches::NONE)?;
+        let params = self.collected(Switches::NONE)?;
         Ok(params.iter().filter(|p| p.source == Source::Query).count())
     }
 
@@ -405,16 +448,32 @@ impl<'a> Context<'a> {
         Ok(php::read(&params).lost.into_iter().next())
     }
 
+    /// The parameters with `switches` on: the reference's, collected once, unless a cause
+    /// of [`COLLECTION`] is on.
+    fn collected(&self, switches: Switches) -> Result<Cow<'_, Parameters>, Error> {
+        if switches.any(COLLECTION) {
+            return self.parameters(switches).map(Cow::Owned);
+        }
+        if let Some(params) = self.collected.get() {
+            return Ok(Cow::Borrowed(params));
+        }
+        let params = self.parameters(Switches::NONE)?;
+        Ok(Cow::Borrowed(self.collected.get_or_init(|| params)))
+    }
+
     /// The base string with `switches` on.
     pub(crate) fn base_string(&self, switches: Switches) -> Result<BaseString, Error> {
-        let params = self.parameters(switches)?;
+        let params = self.collected(switches)?;
         let uri = self.base_uri(switches)?;
         if !switches.any(ASSEMBLY) {
-            return Ok(BaseString::new(
-                self.request.method(),
-                &uri,
-                &params.normalize(),
-            ));
+            let method = self.request.method();
+            return Ok(match params {
+                Cow::Borrowed(params) => {
+                    let normalized = self.normalized.get_or_init(|| params.clone().normalize());
+                    BaseString::new(method, &uri, normalized)
+                }
+                Cow::Owned(params) => BaseString::new(method, &uri, &params.normalize()),
+            });
         }
         let method = if switches.has(Cause::MethodNotUppercased) {
             self.request.method().to_owned()
@@ -785,4 +844,92 @@ fn array_base(name: &[u8]) -> Option<&[u8]> {
     let is_index = index.iter().all(u8::is_ascii_digit)
         && (index.is_empty() || std::str::from_utf8(index).ok()?.parse::<u32>().ok()? <= 20);
     (open > 0 && name.last() == Some(&b']') && is_index).then(|| &name[..open])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::credentials::{Consumer, Token};
+    use crate::Realm;
+
+    /// Every cause outside [`COLLECTION`] collects what the reference collects, on requests
+    /// that give each collection cause something to change: so sharing the reference's
+    /// collection changes no reading.
+    #[test]
+    fn the_causes_outside_collection_collect_as_the_reference() {
+        let signers = [
+            Signer::new(Consumer::new("ck", "cs"))
+                .with_token(Token::new("tk", "ts"))
+                .with_realm(Realm::new("Photos").unwrap())
+                .with_body_hash(BodyHash::Send),
+            Signer::new(Consumer::new("ck", "cs")).with_version(crate::Version::Omit),
+        ];
+        let nonce = Nonce::new("n").unwrap();
+        let form = "a=1&a=&b=x%2By+z&c%5B%5D=1&c%5B%5D=2&e=%2541";
+        let requests = [
+            Request::new(
+                "GET",
+                "https://api.example.com/x?q=a+b%20c&q=&ids[]=1&ids[0]=2&z=a=b&%C3%A9=%C3%A9&p=%2541",
+            )
+            .unwrap()
+            .with_callback("https://client.example/cb?x=1")
+            .with_verifier("v"),
+            Request::new("POST", "https://api.example.com/x?a=2&d=")
+                .unwrap()
+                .with_form_body(form.as_bytes()),
+            Request::new("PUT", "https://api.example.com/x?a=1")
+                .unwrap()
+                .with_body("application/json", b"{\"a\": 1}"),
+        ];
+        let header = "OAuth realm=\"Photos\", extra=\"1\", oauth_consumer_key=\"ck\"";
+        let listed = |params: &Parameters| -> Vec<(Source, Vec<u8>, Vec<u8>)> {
+            params
+                .iter()
+                .map(|p| (p.source, p.name.to_vec(), p.value.to_vec()))
+                .collect()
+        };
+        let mut contexts = Vec::new();
+        for signer in &signers {
+            for request in &requests {
+                for header in [None, Some(header)] {
+                    let context = Context::new(signer, request, &nonce, Timestamp::new(1), None)
+                        .unwrap()
+                        .with_header(header);
+                    contexts.push(context);
+                }
+            }
+        }
+        for context in &contexts {
+            {
+                let request = context.request;
+                let reference = listed(&context.parameters(Switches::NONE).unwrap());
+                for &cause in Cause::ALL {
+                    let switched = Switches::of(&[cause]);
+                    if COLLECTION.contains(&cause) {
+                        continue;
+                    }
+                    let collected = listed(&context.parameters(switched).unwrap());
+                    assert_eq!(collected, reference, "{cause} on {}", request.url());
+                }
+            }
+        }
+        // And each collection cause changes something on one of these requests.
+        for &cause in COLLECTION {
+            let switches = match cause {
+                Cause::ParameterNotSigned => Switches::unsigned(0),
+                Cause::QueryStartNotSigned => Switches::query_start(1, None),
+                _ => Switches::of(&[cause]),
+            };
+            let changes = contexts.iter().any(|context| {
+                let reference = listed(&context.parameters(Switches::NONE).unwrap());
+                context
+                    .parameters(switches)
+                    .is_ok_and(|p| listed(&p) != reference)
+            });
+            assert!(
+                changes,
+                "{cause} changes nothing here: is it a collection cause?"
+            );
+        }
+    }
 }
