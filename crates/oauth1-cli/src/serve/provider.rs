@@ -392,6 +392,7 @@ impl Provider {
 
     /// One line on the terminal, and one JSON line in the log.
     fn record(&self, method: &str, target: &str, status: StatusCode, outcome: &Outcome) {
+        let target = &*super::record::without_signature(target);
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

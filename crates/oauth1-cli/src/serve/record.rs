@@ -32,6 +32,32 @@ impl Lines {
     }
 }
 
+/// A request target with the value of its query's `oauth_signature` left out (`…`): a
+/// PLAINTEXT signature is the secrets themselves, and neither the terminal nor the log shows a
+/// secret. Names are matched as a decoder reads them (`oauth%5Fsignature`).
+pub(super) fn without_signature(target: &str) -> std::borrow::Cow<'_, str> {
+    let Some((path, query)) = target.split_once('?') else {
+        return std::borrow::Cow::Borrowed(target);
+    };
+    let signature = |pair: &str| {
+        let name = pair.split('=').next().unwrap_or("");
+        url::form_urlencoded::parse(name.as_bytes())
+            .next()
+            .is_some_and(|(name, _)| name == "oauth_signature")
+    };
+    if !query.split('&').any(signature) {
+        return std::borrow::Cow::Borrowed(target);
+    }
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if signature(pair) => format!("{name}=…"),
+            _ => pair.to_owned(),
+        })
+        .collect();
+    std::borrow::Cow::Owned(format!("{path}?{}", pairs.join("&")))
+}
+
 /// `hh:mm:ss` (UTC) of `seconds` since the epoch.
 pub(super) fn clock(seconds: u64) -> String {
     let day = seconds % 86_400;
@@ -60,6 +86,26 @@ pub(super) fn rfc3339(seconds: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_signature_in_the_query_is_left_out() {
+        for (target, shown) in [
+            ("/x", "/x"),
+            ("/x?a=1", "/x?a=1"),
+            (
+                "/x?a=1&oauth_signature=cs%26ts&b=2",
+                "/x?a=1&oauth_signature=…&b=2",
+            ),
+            ("/x?oauth%5Fsignature=cs%26ts", "/x?oauth%5Fsignature=…"),
+            (
+                "/x?oauth_signature_method=PLAINTEXT",
+                "/x?oauth_signature_method=PLAINTEXT",
+            ),
+            ("/x?q=oauth_signature", "/x?q=oauth_signature"),
+        ] {
+            assert_eq!(without_signature(target), shown, "{target}");
+        }
+    }
 
     /// Dates from Python's `datetime.fromtimestamp(s, timezone.utc).isoformat()`.
     #[test]

@@ -486,6 +486,34 @@ fn a_profile_verifies_as_its_provider_computes() {
     );
 }
 
+/// A PLAINTEXT signature is the secrets: sent in a query, it reaches neither the terminal nor
+/// the log.
+#[test]
+fn a_plaintext_signature_in_a_query_is_not_recorded() {
+    let log = std::env::temp_dir().join(format!("oauth1-serve-pt-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let serve = Serve::start(&["--log", log.to_str().unwrap()]);
+    // enc("serve secret & ünïcode") & (no token), then encoded for the query.
+    let signature = "serve%2520secret%2520%2526%2520%25C3%25BCn%25C3%25AFcode%26";
+    let url = serve.url(&format!(
+        "/photos?oauth_consumer_key=serve-consumer&oauth_signature_method=PLAINTEXT&oauth_timestamp=1&oauth_nonce=n&oauth_signature={signature}"
+    ));
+    let answer = client().get(&url).send().unwrap();
+    assert_eq!(answer.status().as_u16(), 400);
+    let (_, printed) = serve.stop();
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.contains("&oauth_signature=…\""), "{logged}");
+    for text in [&printed, &logged] {
+        assert!(
+            text.contains("GET /photos") || text.contains("/photos?"),
+            "{text}"
+        );
+        assert!(!text.contains("serve%2520secret"), "{text}");
+        assert!(!text.contains("2520secret"), "{text}");
+    }
+    let _ = std::fs::remove_file(&log);
+}
+
 /// A harness that reads the first line only, as the documented recipes do, leaves the pipe
 /// of standard output to fill: the server goes on answering.
 #[test]
