@@ -3,6 +3,7 @@
 //! diagnosis.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -82,6 +83,13 @@ impl Outcome {
 
 type Answer = (Response<Full<Bytes>>, Outcome);
 
+/// A consumer key or token a request names that this server does not know.
+struct Unknown {
+    problem: &'static str,
+    reason: &'static str,
+    advice: String,
+}
+
 /// The credential endpoints, each taking POST (RFC 5849 §2.1, §2.3).
 #[derive(Clone, Copy)]
 enum Endpoint {
@@ -111,6 +119,8 @@ impl Provider {
         let store =
             WithTemporary::new(Arc::new(credentials), Arc::new(MemoryTemporaryStore::new()));
         let verifier = Verifier::new(store, Arc::new(MemoryNonceStore::new()))
+            // PLAINTEXT is a method it takes, so that over plain http it is refused for that.
+            .with_policy(oauth1_server::Policy::default().allow_plaintext(true))
             .with_diagnosis(DIAGNOSES_PER_SECOND)
             .with_diagnosis_cost(DIAGNOSIS_BYTES, DIAGNOSIS_TIME);
         let base = origin.as_str().trim_end_matches('/').to_owned();
@@ -204,7 +214,7 @@ impl Provider {
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         let url = match self.origin_of(&parts.headers).url(target, []) {
             Ok(url) => url,
-            Err(e) => return self.refuse(&e, json, None),
+            Err(e) => return self.refuse(&e, json),
         };
         // The URL as the client wrote it, beside the parsed one (which escapes `'` in a query,
         // say): the diagnosis reads the query as sent.
@@ -280,11 +290,14 @@ impl Provider {
             (VerifyError::BadSignature { .. }, Some(header)) => self.unknown(header).await,
             _ => None,
         };
-        self.refuse(error, json, unknown.as_deref())
+        match unknown {
+            Some(unknown) => self.refuse_unknown(&unknown, json),
+            None => self.refuse(error, json),
+        }
     }
 
-    /// What a header names that this server does not know, as advice.
-    async fn unknown(&self, header: &str) -> Option<String> {
+    /// What a header names that this server does not know: the problem it is, and the advice.
+    async fn unknown(&self, header: &str) -> Option<Unknown> {
         use oauth1_server::CredentialStore as _;
         let parsed = oauth1_signer::header::Authorization::parse(header).ok()?;
         let text = |name| {
@@ -295,27 +308,56 @@ impl Provider {
         let key = text("oauth_consumer_key")?;
         let store = self.issuer.verifier().credentials();
         if !matches!(store.consumer(&key).await, Ok(Some(_))) {
-            return Some(format!(
-                "This server knows no consumer key \"{}\" (it knows {}): sign with one of them, or start oauth1 serve with this one.",
-                key.escape_default(),
-                self.keys
-            ));
+            return Some(Unknown {
+                problem: "consumer_key_unknown",
+                reason: "consumer-key-unknown",
+                advice: format!(
+                    "this server knows no consumer key \"{}\" (it knows {}): sign with one of them, or start oauth1 serve with this one",
+                    key.escape_default(),
+                    self.keys
+                ),
+            });
         }
         let token = text("oauth_token").filter(|t| !t.is_empty())?;
         match store.token(&key, &token).await {
             Ok(Some(_)) => None,
-            _ => Some(format!(
-                "This server knows no token \"{}\" of the consumer \"{}\": temporary credentials are void once exchanged (or once they expire), and the token credentials it knows are those it issued and those it was started with (--token, --credentials).",
-                token.escape_default(),
-                key.escape_default()
-            )),
+            _ => Some(Unknown {
+                problem: "token_rejected",
+                reason: "token-rejected",
+                advice: format!(
+                    "this server knows no token \"{}\" of the consumer \"{}\": temporary credentials are void once exchanged (or once they expire), and the token credentials it knows are those it issued and those it was started with (--token, --credentials)",
+                    token.escape_default(),
+                    key.escape_default()
+                ),
+            }),
         }
     }
 
+    /// The refusal of a request that names a consumer key or token this server does not know:
+    /// `consumer_key_unknown` or `token_rejected` (RFC 5849 leaves the two to the server, and
+    /// a test provider's keys are the developer's own to know), not a bad signature.
+    fn refuse_unknown(&self, unknown: &Unknown, json: bool) -> Answer {
+        let status = StatusCode::UNAUTHORIZED;
+        let fields = json!({
+            "status": 401,
+            "oauth_problem": unknown.problem,
+            "oauth_problem_advice": unknown.advice,
+            "reason": unknown.reason,
+            "causes": [],
+            "diagnosis": null,
+            "signed_for": null,
+            "unknown": unknown.advice,
+        });
+        let form = problem_form(unknown.problem, &unknown.advice);
+        let outcome = Outcome::new(unknown.reason, Some(unknown.advice.clone()));
+        (self.problem_answer(status, json, form, &fields), outcome)
+    }
+
     /// A refusal: its status, `WWW-Authenticate` on a 401, the OAuth Problem Reporting body
-    /// (or the same as JSON when the client asks for JSON), with the diagnosis in the advice
-    /// and what the request names that this server does not know after it.
-    fn refuse(&self, error: &VerifyError, json: bool, unknown: Option<&str>) -> Answer {
+    /// (or the same as JSON when the client asks for JSON), with the diagnosis in the advice;
+    /// for a bad signature, this server's base string too, which holds no secret, and for one
+    /// signed for another origin, how to have this server verify at it.
+    fn refuse(&self, error: &VerifyError, json: bool) -> Answer {
         let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::UNAUTHORIZED);
         let diagnosis = error.diagnosis();
         let causes = diagnosis.map_or_else(Vec::new, Diagnosis::cause_ids);
@@ -334,22 +376,38 @@ impl Provider {
         let outcome = Outcome {
             verdict: error.reason().as_str().to_owned(),
             causes: causes.clone(),
-            detail: unknown.map(str::to_owned).or(detail),
+            detail,
         };
         let Some(problem) = error.problem() else {
             // The stores are this process's memory: what failed is said as it is.
             let response = respond(status, "text/plain; charset=utf-8", error.to_string());
             return (response, outcome);
         };
-        let (advice, form) = match unknown {
-            // A problem with advice added: a bad signature's, which defines no parameter of
-            // its own to keep.
-            Some(unknown) => {
-                let advice = format!("{} {unknown}", problem.advice());
-                let form = problem_form(problem.name(), &advice);
-                (advice, form)
-            }
-            None => (problem.advice().to_owned(), problem.to_urlencoded()),
+        let base_string = match error {
+            VerifyError::BadSignature { base_string, .. } => Some(base_string.as_str()),
+            _ => None,
+        };
+        let mut more = String::new();
+        if let Some(origin) = signed_for
+            .as_deref()
+            .and_then(|url| Url::parse(url).ok())
+            .map(|url| url.origin().ascii_serialization())
+        {
+            let _ = write!(
+                more,
+                " To verify requests at that origin, start oauth1 serve with --origin {origin}."
+            );
+        }
+        if let Some(base_string) = base_string {
+            let _ = write!(more, " This server's base string: {base_string}");
+        }
+        let (advice, form) = if more.is_empty() {
+            (problem.advice().to_owned(), problem.to_urlencoded())
+        } else {
+            // A bad signature's problem defines no parameter of its own to keep.
+            let advice = format!("{}.{more}", problem.advice().trim_end_matches('.'));
+            let form = problem_form(problem.name(), &advice);
+            (advice, form)
         };
         let fields = json!({
             "status": status.as_u16(),
@@ -359,7 +417,8 @@ impl Provider {
             "causes": causes,
             "diagnosis": diagnosis.map(ToString::to_string),
             "signed_for": signed_for,
-            "unknown": unknown,
+            "unknown": null,
+            "base_string": base_string,
         });
         (self.problem_answer(status, json, form, &fields), outcome)
     }

@@ -180,12 +180,12 @@ fn the_three_legged_flow_then_a_resource_and_the_refusals_on_the_way() {
     let (status, body, _) = send(&with_temporary, &exchange, "*/*");
     assert_eq!(
         (status, form_field(&body, "oauth_problem").as_deref()),
-        (401, Some("signature_invalid")),
+        (401, Some("token_rejected")),
         "a second exchange: {body}"
     );
     let advice = form_field(&body, "oauth_problem_advice").unwrap();
     assert!(
-        advice.contains(&format!("This server knows no token \"{token}\" of the consumer \"serve-consumer\": temporary credentials are void once exchanged")),
+        advice.starts_with(&format!("this server knows no token \"{token}\" of the consumer \"serve-consumer\": temporary credentials are void once exchanged")),
         "{advice}"
     );
 
@@ -234,12 +234,23 @@ fn the_three_legged_flow_then_a_resource_and_the_refusals_on_the_way() {
     assert_eq!(refusal["oauth_problem"], "signature_invalid");
     assert_eq!(refusal["reason"], "bad-signature");
     assert_eq!(refusal["causes"], serde_json::json!([]));
+    let advice = refusal["oauth_problem_advice"].as_str().unwrap();
     assert!(
-        refusal["oauth_problem_advice"]
-            .as_str()
-            .unwrap()
-            .contains("no known mistake reproduces the client's signature: check the secrets"),
+        advice.contains("no known mistake reproduces the client's signature: check the secrets"),
         "{body}"
+    );
+    // The server's base string, which holds no secret, to compare with the client's.
+    let base_string = refusal["base_string"].as_str().unwrap();
+    assert!(
+        base_string.starts_with(&format!(
+            "GET&{}%2Fphotos&",
+            serve.origin.replace(':', "%3A").replace('/', "%2F")
+        )),
+        "{body}"
+    );
+    assert!(
+        advice.ends_with(&format!(" This server's base string: {base_string}")),
+        "{advice}"
     );
 
     let (status, rest) = serve.stop();
@@ -275,7 +286,7 @@ fn check_record(rest: &str, log: &std::path::Path) {
             "token-rejected",
             "approved",
             "issued",
-            "bad-signature",
+            "token-rejected",
             "accepted",
             "replayed-nonce",
             "bad-signature"
@@ -312,12 +323,16 @@ fn the_origin_a_client_signed_for_is_named() {
         format!("http://localhost:{port}/photos"),
         "{body}"
     );
-    assert!(refusal["oauth_problem_advice"]
-        .as_str()
-        .unwrap()
-        .contains(&format!(
-            "the client signed this request for http://localhost:{port}/photos"
-        )));
+    let advice = refusal["oauth_problem_advice"].as_str().unwrap();
+    assert!(advice.contains(&format!(
+        "the client signed this request for http://localhost:{port}/photos"
+    )));
+    assert!(
+        advice.contains(&format!(
+            "To verify requests at that origin, start oauth1 serve with --origin http://localhost:{port}."
+        )),
+        "{advice}"
+    );
 }
 
 /// A consumer key the server does not know is named, with the ones it knows.
@@ -329,9 +344,10 @@ fn an_unknown_consumer_key_is_named() {
     let (status, body, _) = send(&stranger, &request, "application/json");
     assert_eq!(status, 401);
     let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refusal["oauth_problem"], "consumer_key_unknown", "{body}");
     assert_eq!(
-        refusal["unknown"],
-        "This server knows no consumer key \"someone-else\" (it knows \"serve-consumer\"): sign with one of them, or start oauth1 serve with this one.",
+        refusal["oauth_problem_advice"],
+        "this server knows no consumer key \"someone-else\" (it knows \"serve-consumer\"): sign with one of them, or start oauth1 serve with this one",
         "{body}"
     );
 }

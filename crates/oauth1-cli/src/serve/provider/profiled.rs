@@ -48,7 +48,7 @@ impl Provider {
                     Ok(Judged::Reproduced { parameters }) => self
                         .accept_as_profile(profile, request, parameters)
                         .await
-                        .unwrap_or_else(|e| self.refuse(&e, json, None)),
+                        .unwrap_or_else(|e| self.refuse(&e, json)),
                     _ => self.refuse_request(&e, json, authorization).await,
                 };
             }
