@@ -12,8 +12,11 @@ use base64::Engine;
 use zeroize::Zeroizing;
 
 mod assembly;
+mod groups;
 
 use assembly::{encoded_once_by_javascript, parameter_string};
+pub(crate) use groups::EXCLUSIVE;
+use groups::{ASSEMBLY, COLLECTION, URI};
 
 use super::cause::Cause;
 use super::php;
@@ -97,99 +100,6 @@ fn bit(cause: Cause) -> u64 {
     1 << (cause as u8)
 }
 
-/// Causes that contradict each other: a pair from one group is never tried.
-pub(crate) const EXCLUSIVE: &[&[Cause]] = &[
-    &[Cause::QueryNotDecoded, Cause::PlusNotDecoded],
-    &[Cause::DecodedTwice, Cause::QueryNotDecoded],
-    &[Cause::DecodedTwice, Cause::PlusNotDecoded],
-    &[Cause::DecodedTwice, Cause::QueryNamesNotDecoded],
-    &[Cause::DecodedTwice, Cause::QueryUtf8EncodedTwice],
-    &[Cause::DecodedTwice, Cause::QueryAsSentEncodedOnce],
-    &[Cause::DecodedTwice, Cause::UnescapedQueryEncodedOnce],
-    &[Cause::QueryNotDecoded, Cause::QueryNamesNotDecoded],
-    &[Cause::QueryNotSigned, Cause::QueryInBaseUri],
-    &[Cause::FormBodyNotSigned, Cause::NonFormBodySigned],
-    &[
-        Cause::SortedBeforeEncoding,
-        Cause::SortedAsStrings,
-        Cause::NotSorted,
-        Cause::SortedByNameOnly,
-    ],
-    &[Cause::DuplicatesCollapsed, Cause::FirstDuplicateKept],
-    &[
-        Cause::ParametersNotEncoded,
-        Cause::ParametersEncodedTwice,
-        Cause::NamesNotEncoded,
-    ],
-    &[Cause::DefaultPortKept, Cause::PortDropped],
-    &[
-        Cause::KeyMissingAmpersand,
-        Cause::KeyTokenSecretMissing,
-        Cause::KeySecretsSwapped,
-    ],
-    &[Cause::SignatureHex, Cause::SignatureBase64Url],
-    &[Cause::ReservedUnencoded, Cause::SlashUnencoded],
-    &[Cause::QueryAsSentEncodedOnce, Cause::QueryNotDecoded],
-    &[Cause::QueryAsSentEncodedOnce, Cause::PlusNotDecoded],
-    &[Cause::QueryAsSentEncodedOnce, Cause::QueryNamesNotDecoded],
-    &[
-        Cause::QueryAsSentEncodedOnce,
-        Cause::ParamStringNotReencoded,
-    ],
-    &[Cause::QueryAsSentEncodedOnce, Cause::SlashUnencoded],
-    &[Cause::QueryUtf8EncodedTwice, Cause::QueryNotDecoded],
-    &[Cause::QueryUtf8EncodedTwice, Cause::QueryAsSentEncodedOnce],
-    &[Cause::NamesNotEncoded, Cause::QueryAsSentEncodedOnce],
-    &[
-        Cause::UnescapedQueryEncodedOnce,
-        Cause::QueryAsSentEncodedOnce,
-    ],
-    &[Cause::UnescapedQueryEncodedOnce, Cause::QueryNotDecoded],
-    &[Cause::UnescapedQueryEncodedOnce, Cause::PlusNotDecoded],
-    &[
-        Cause::UnescapedQueryEncodedOnce,
-        Cause::QueryNamesNotDecoded,
-    ],
-    &[
-        Cause::UnescapedQueryEncodedOnce,
-        Cause::QueryUtf8EncodedTwice,
-    ],
-];
-
-/// The causes that change how the parameter string and the base string are put together.
-const ASSEMBLY: &[Cause] = &[
-    Cause::PlusForSpace,
-    Cause::UnencodedSubDelims,
-    Cause::TildeEncoded,
-    Cause::LowercaseHex,
-    Cause::ReservedUnencoded,
-    Cause::SlashUnencoded,
-    Cause::Latin1NotUtf8,
-    Cause::NamesNotEncoded,
-    Cause::SortedBeforeEncoding,
-    Cause::SortedAsStrings,
-    Cause::NotSorted,
-    Cause::ParamStringNotReencoded,
-    Cause::ProtocolValuesEncodedOnce,
-    Cause::QueryAsSentEncodedOnce,
-    Cause::UnescapedQueryEncodedOnce,
-    Cause::MethodNotUppercased,
-    Cause::ParsedAsPhp,
-    Cause::ParametersNotEncoded,
-    Cause::ParametersEncodedTwice,
-    Cause::SortedByNameOnly,
-];
-
-const URI: &[Cause] = &[
-    Cause::DefaultPortKept,
-    Cause::PortDropped,
-    Cause::HostNotLowercased,
-    Cause::TrailingSlashChanged,
-    Cause::PathDecoded,
-    Cause::SchemeChanged,
-    Cause::QueryInBaseUri,
-];
-
 /// The URL's scheme, host and port as written, which the parsed URL no longer has.
 #[derive(Clone, Copy, Debug, Default)]
 struct UrlAsWritten<'a> {
@@ -245,38 +155,6 @@ pub(crate) struct Context<'a> {
     collected: OnceCell<Parameters>,
     normalized: OnceCell<Normalized>,
 }
-
-/// The causes that change which parameters are collected or what they hold: those that read
-/// the sources otherwise, leave one out or add one, rename or drop them. Every other cause
-/// acts on the base string URI, the assembly, the key or the digest, and shares the
-/// reference's collection (a test holds each of them to it).
-const COLLECTION: &[Cause] = &[
-    Cause::FormBodyHashed,
-    Cause::CallbackNotSigned,
-    Cause::VerifierNotSigned,
-    Cause::BodyHashNotSigned,
-    Cause::VersionMismatch,
-    Cause::EmptyTokenIncluded,
-    Cause::QueryNotSigned,
-    Cause::QueryInBaseUri,
-    Cause::FormBodyNotSigned,
-    Cause::NonFormBodySigned,
-    Cause::QueryNotDecoded,
-    Cause::PlusNotDecoded,
-    Cause::DecodedTwice,
-    Cause::ValueCutAtEquals,
-    Cause::QueryNamesNotDecoded,
-    Cause::QueryUtf8EncodedTwice,
-    Cause::QueryAsSentEncodedOnce,
-    Cause::ParameterNotSigned,
-    Cause::QueryStartNotSigned,
-    Cause::RealmSigned,
-    Cause::EmptyValueDropped,
-    Cause::RepeatedNamesIndexed,
-    Cause::ArrayBracketsDropped,
-    Cause::DuplicatesCollapsed,
-    Cause::FirstDuplicateKept,
-];
 
 /// The parameters of a received `Authorization` header that the signer writes itself: every
 /// other one (but the realm) is collected from the header as it is.
@@ -847,89 +725,4 @@ fn array_base(name: &[u8]) -> Option<&[u8]> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::credentials::{Consumer, Token};
-    use crate::Realm;
-
-    /// Every cause outside [`COLLECTION`] collects what the reference collects, on requests
-    /// that give each collection cause something to change: so sharing the reference's
-    /// collection changes no reading.
-    #[test]
-    fn the_causes_outside_collection_collect_as_the_reference() {
-        let signers = [
-            Signer::new(Consumer::new("ck", "cs"))
-                .with_token(Token::new("tk", "ts"))
-                .with_realm(Realm::new("Photos").unwrap())
-                .with_body_hash(BodyHash::Send),
-            Signer::new(Consumer::new("ck", "cs")).with_version(crate::Version::Omit),
-        ];
-        let nonce = Nonce::new("n").unwrap();
-        let form = "a=1&a=&b=x%2By+z&c%5B%5D=1&c%5B%5D=2&e=%2541";
-        let requests = [
-            Request::new(
-                "GET",
-                "https://api.example.com/x?q=a+b%20c&q=&ids[]=1&ids[0]=2&z=a=b&%C3%A9=%C3%A9&p=%2541",
-            )
-            .unwrap()
-            .with_callback("https://client.example/cb?x=1")
-            .with_verifier("v"),
-            Request::new("POST", "https://api.example.com/x?a=2&d=")
-                .unwrap()
-                .with_form_body(form.as_bytes()),
-            Request::new("PUT", "https://api.example.com/x?a=1")
-                .unwrap()
-                .with_body("application/json", b"{\"a\": 1}"),
-        ];
-        let header = "OAuth realm=\"Photos\", extra=\"1\", oauth_consumer_key=\"ck\"";
-        let listed = |params: &Parameters| -> Vec<(Source, Vec<u8>, Vec<u8>)> {
-            params
-                .iter()
-                .map(|p| (p.source, p.name.to_vec(), p.value.to_vec()))
-                .collect()
-        };
-        let mut contexts = Vec::new();
-        for signer in &signers {
-            for request in &requests {
-                for header in [None, Some(header)] {
-                    let context = Context::new(signer, request, &nonce, Timestamp::new(1), None)
-                        .unwrap()
-                        .with_header(header);
-                    contexts.push(context);
-                }
-            }
-        }
-        for context in &contexts {
-            {
-                let request = context.request;
-                let reference = listed(&context.parameters(Switches::NONE).unwrap());
-                for &cause in Cause::ALL {
-                    let switched = Switches::of(&[cause]);
-                    if COLLECTION.contains(&cause) {
-                        continue;
-                    }
-                    let collected = listed(&context.parameters(switched).unwrap());
-                    assert_eq!(collected, reference, "{cause} on {}", request.url());
-                }
-            }
-        }
-        // And each collection cause changes something on one of these requests.
-        for &cause in COLLECTION {
-            let switches = match cause {
-                Cause::ParameterNotSigned => Switches::unsigned(0),
-                Cause::QueryStartNotSigned => Switches::query_start(1, None),
-                _ => Switches::of(&[cause]),
-            };
-            let changes = contexts.iter().any(|context| {
-                let reference = listed(&context.parameters(Switches::NONE).unwrap());
-                context
-                    .parameters(switches)
-                    .is_ok_and(|p| listed(&p) != reference)
-            });
-            assert!(
-                changes,
-                "{cause} changes nothing here: is it a collection cause?"
-            );
-        }
-    }
-}
+mod tests;

@@ -315,14 +315,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         request: &Request<'_>,
         authorization: Option<&str>,
     ) -> Result<Verified, VerifyError> {
-        // Read before the first await, and moved into the future that awaits: held once (a
-        // local in scope at an await is held in the future even once moved out).
-        let verifying = {
-            let read = self.read_now(request, authorization, None)?;
-            self.verify_read(request, authorization, Expect::Resource, read)
-        };
-        let (verified, _) = verifying.await?;
-        Ok(verified)
+        self.verify_with_headers(request, authorization, &[]).await
     }
 
     /// [`verify`](Self::verify), given the request's headers as the server received them
@@ -377,6 +370,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// The checks before the first store is asked (the request read at the clock's time),
     /// given what [`checked_before_body`](Self::checked_before_body) read of the same request
     /// before its body, if it did: then only the body is collected now.
+    #[cfg_attr(not(feature = "tower"), allow(dead_code))] // the tower layer's
     pub(crate) fn read_now(
         &self,
         request: &Request<'_>,

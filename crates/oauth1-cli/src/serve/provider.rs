@@ -633,15 +633,3 @@ fn plain(status: StatusCode, verdict: &str, text: &str) -> Answer {
     outcome.detail = Some(text.to_owned());
     (response, outcome)
 }
-
-fn not_allowed(allowed: &'static str) -> Answer {
-    let (mut response, outcome) = plain(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method-not-allowed",
-        &format!("this endpoint takes {allowed} (RFC 5849 §2)"),
-    );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static(allowed));
-    (response, outcome)
-}

@@ -8,7 +8,7 @@ use hyper::http::request::Parts;
 use hyper::StatusCode;
 use oauth1_signer::Nonce;
 
-use super::{field, not_allowed, plain, plain_as, respond, Answer, Approve, Outcome, Provider};
+use super::{field, plain, plain_as, respond, Answer, Approve, Outcome, Provider};
 use crate::terminal::value;
 
 /// Who approves, as the token credentials name their resource owner.
@@ -73,11 +73,9 @@ impl Provider {
         )
     }
 
-    /// `POST /oauth/authorize` from the page of `--approve ask`: approve or deny.
+    /// `POST /oauth/authorize` from the page of `--approve ask` (the only mode that routes it
+    /// here): approve or deny.
     pub(super) async fn decide(&self, body: &[u8]) -> Answer {
-        if self.approve != Approve::Ask {
-            return not_allowed("GET");
-        }
         let token = field(body, "oauth_token").unwrap_or_default();
         let csrf = field(body, "csrf").unwrap_or_default();
         let shown = {
