@@ -2,7 +2,7 @@
 //! with the server's own secrets and the client's signature, within a budget.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
@@ -155,20 +155,28 @@ pub(crate) struct Budget {
     per_second: u32,
     /// The second counted and the diagnoses made in it.
     used: Mutex<(u64, u32)>,
-    /// Whether a diagnosis is running: another one is skipped meanwhile, so that at most one
-    /// worker thread is held by a diagnosis at any time.
-    running: AtomicBool,
+    /// One permit: a diagnosis holds it while it runs, so that at most one worker thread is
+    /// held by a diagnosis at any time.
+    gate: async_lock::Semaphore,
+    /// How many bad signatures may wait for the running diagnosis (none unless set: another
+    /// one is skipped meanwhile), and how many do.
+    queue: usize,
+    waiting: AtomicUsize,
     bytes: u64,
     #[cfg_attr(all(target_arch = "wasm32", target_os = "unknown"), allow(dead_code))]
     time: Duration,
 }
 
 /// A diagnosis running; the next may start once it is dropped.
-pub(crate) struct Running<'b>(&'b AtomicBool);
+pub(crate) type Running<'b> = async_lock::SemaphoreGuard<'b>;
 
-impl Drop for Running<'_> {
+/// A place in the queue of diagnoses waiting, given back when dropped (also when the
+/// request that waits is dropped before its turn).
+struct Place<'b>(&'b AtomicUsize);
+
+impl Drop for Place<'_> {
     fn drop(&mut self) {
-        self.0.store(false, Ordering::Release);
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -177,7 +185,9 @@ impl Budget {
         Budget {
             per_second,
             used: Mutex::new((0, 0)),
-            running: AtomicBool::new(false),
+            gate: async_lock::Semaphore::new(1),
+            queue: 0,
+            waiting: AtomicUsize::new(0),
             bytes: DEFAULT_BYTES,
             time: DEFAULT_TIME,
         }
@@ -186,6 +196,11 @@ impl Budget {
     pub(crate) fn with_cost(mut self, bytes: u64, time: Duration) -> Self {
         self.bytes = bytes;
         self.time = time;
+        self
+    }
+
+    pub(crate) fn with_queue(mut self, queue: usize) -> Self {
+        self.queue = queue;
         self
     }
 
@@ -206,10 +221,29 @@ impl Budget {
 
     /// Marks a diagnosis as running, unless one already is.
     pub(crate) fn start(&self) -> Option<Running<'_>> {
-        self.running
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .ok()
-            .map(|_| Running(&self.running))
+        self.gate.try_acquire()
+    }
+
+    /// Waits for the running diagnosis to end, in turn, if the queue has a place; `None`
+    /// at once if it has none. The wait holds no thread: it awaits.
+    pub(crate) async fn wait(&self) -> Option<Running<'_>> {
+        let mut waiting = self.waiting.load(Ordering::Acquire);
+        loop {
+            if waiting >= self.queue {
+                return None;
+            }
+            match self.waiting.compare_exchange_weak(
+                waiting,
+                waiting + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => break,
+                Err(now) => waiting = now,
+            }
+        }
+        let _place = Place(&self.waiting);
+        Some(self.gate.acquire().await)
     }
 
     /// Takes one diagnosis in the second `now`, if the budget has one left.
@@ -261,37 +295,55 @@ pub(crate) struct Received<'a> {
     pub(crate) secrets: Option<(Secret, Secret)>,
 }
 
-/// The diagnosis of a bad signature, within the budget: only for credentials `credentials`
-/// knows, one at a time, at most the budget's number a second.
-pub(crate) fn run(budget: &Budget, received: &Received<'_>, now: Timestamp) -> Diagnosis {
-    let skipped = |why: String| Diagnosis::Skipped(why);
-    if !received
-        .authorization
-        .is_some_and(|h| h.contains("oauth_signature"))
-    {
-        return skipped(
-            "only requests with the protocol parameters in the Authorization header are diagnosed"
-                .to_owned(),
-        );
+/// Whether a bad signature can be diagnosed at all, before a place is taken for it: the
+/// protocol parameters in the `Authorization` header, not RSA, and credentials the store
+/// knows (unknown ones are answered at once, without taking from the budget).
+pub(crate) fn admit(
+    authorization: Option<&str>,
+    method: SignatureMethod,
+    known: bool,
+) -> Result<(), Diagnosis> {
+    if !authorization.is_some_and(|h| h.contains("oauth_signature")) {
+        return Err(skipped(
+            "only requests with the protocol parameters in the Authorization header are diagnosed",
+        ));
     }
-    if received.method.is_rsa() {
-        return skipped(
-            "an RSA signature cannot be reproduced without the client's private key".to_owned(),
-        );
+    if method.is_rsa() {
+        return Err(skipped(
+            "an RSA signature cannot be reproduced without the client's private key",
+        ));
     }
-    // Unknown credentials are answered at once, without taking from the budget: only a
-    // request signed for a known consumer (and token) can be diagnosed.
+    if !known {
+        return Err(Diagnosis::NotFound);
+    }
+    Ok(())
+}
+
+/// The diagnosis of a bad signature that [`admit`] let in, within the budget: when it holds
+/// the one place to run (`running`, from [`Budget::start`] or [`Budget::wait`]), and at most
+/// the budget's number a second.
+pub(crate) fn run(
+    budget: &Budget,
+    running: Option<Running<'_>>,
+    received: &Received<'_>,
+    now: Timestamp,
+) -> Diagnosis {
     let Some((consumer_secret, token_secret)) = &received.secrets else {
         return Diagnosis::NotFound;
     };
-    let Some(_running) = budget.start() else {
-        return skipped(
+    let Some(_running) = running else {
+        return Diagnosis::Skipped(if budget.queue == 0 {
             "the server diagnoses one bad signature at a time, and another is being diagnosed"
-                .to_owned(),
-        );
+                .to_owned()
+        } else {
+            format!(
+                "the server diagnoses one bad signature at a time, and {} more are waiting",
+                budget.queue
+            )
+        });
     };
     if !budget.take(now) {
-        return skipped(format!(
+        return Diagnosis::Skipped(format!(
             "the server diagnoses at most {} bad signatures a second, and this second's are spent",
             budget.per_second()
         ));
@@ -458,5 +510,63 @@ mod tests {
         assert!(budget.start().is_none());
         drop(running);
         assert!(budget.start().is_some());
+    }
+
+    /// Polls `future` once, with a waker that does nothing.
+    fn poll_once<F: std::future::Future>(future: std::pin::Pin<&mut F>) -> Option<F::Output> {
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.poll(&mut context) {
+            std::task::Poll::Ready(output) => Some(output),
+            std::task::Poll::Pending => None,
+        }
+    }
+
+    #[test]
+    fn without_a_queue_none_waits() {
+        let budget = Budget::new(10);
+        let _running = budget.start().unwrap();
+        let mut waiting = std::pin::pin!(budget.wait());
+        assert!(matches!(poll_once(waiting.as_mut()), Some(None)));
+    }
+
+    #[test]
+    fn a_queue_lets_its_places_wait_in_turn_and_no_more() {
+        let budget = Budget::new(10).with_queue(2);
+        let running = budget.start().unwrap();
+        let mut first = std::pin::pin!(budget.wait());
+        let mut second = std::pin::pin!(budget.wait());
+        let mut third = std::pin::pin!(budget.wait());
+        assert!(poll_once(first.as_mut()).is_none(), "the first waits");
+        assert!(poll_once(second.as_mut()).is_none(), "the second waits");
+        assert!(
+            matches!(poll_once(third.as_mut()), Some(None)),
+            "the queue is full: the third is turned away at once"
+        );
+        drop(running);
+        let first = poll_once(first.as_mut()).expect("the first runs once the running one ends");
+        assert!(first.is_some());
+        assert!(
+            poll_once(second.as_mut()).is_none(),
+            "the second waits for the first"
+        );
+        drop(first);
+        assert!(poll_once(second.as_mut()).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_request_dropped_while_waiting_gives_its_place_back() {
+        let budget = Budget::new(10).with_queue(1);
+        let running = budget.start().unwrap();
+        {
+            let mut waiting = std::pin::pin!(budget.wait());
+            assert!(poll_once(waiting.as_mut()).is_none());
+        }
+        let mut next = std::pin::pin!(budget.wait());
+        assert!(
+            poll_once(next.as_mut()).is_none(),
+            "it has the place back, and waits"
+        );
+        drop(running);
+        assert!(poll_once(next.as_mut()).unwrap().is_some());
     }
 }

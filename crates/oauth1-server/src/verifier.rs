@@ -202,7 +202,8 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// ([`with_diagnosis_cost`](Self::with_diagnosis_cost): 64 MiB of readings or 200 ms
     /// unless set, whichever comes first, and then says it stopped,
     /// [`Diagnosis::NotFoundWithinBudget`](crate::Diagnosis::NotFoundWithinBudget)); a bad
-    /// signature that arrives while another is being diagnosed is not diagnosed; and past
+    /// signature that arrives while another is being diagnosed is not diagnosed (unless it
+    /// may wait, [`with_diagnosis_queue`](Self::with_diagnosis_queue)); and past
     /// `per_second` in a second none is. A diagnosis runs on the task that verifies, so it
     /// holds that thread for at most its time. A request of 20 parameters that nothing
     /// explains is searched whole, three causes together included, in about 0.1 s. A
@@ -223,6 +224,25 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     #[must_use]
     pub fn with_diagnosis(mut self, per_second: u32) -> Self {
         self.diagnosis = Some(diagnose::Budget::new(per_second));
+        self
+    }
+
+    /// Lets up to `waiting` bad signatures that arrive while another is being diagnosed wait
+    /// for it, in turn, and be diagnosed after it ([`with_diagnosis`](Self::with_diagnosis),
+    /// which it turns on at one a second if it is not on yet). None wait unless set: a
+    /// production server answers at once, diagnosed or not. A request that waits holds no
+    /// thread (its verification awaits), but its answer comes only after the diagnoses
+    /// ahead of it, each within its cost ([`with_diagnosis_cost`](Self::with_diagnosis_cost)),
+    /// so the longest wait is `waiting` times that time; past `waiting`, a bad signature is
+    /// answered at once, undiagnosed, as it would be without a queue. For a server that
+    /// exists to say why, such as a local provider a client's tests run against in parallel.
+    #[must_use]
+    pub fn with_diagnosis_queue(mut self, waiting: usize) -> Self {
+        let budget = self
+            .diagnosis
+            .take()
+            .unwrap_or_else(|| diagnose::Budget::new(1));
+        self.diagnosis = Some(budget.with_queue(waiting));
         self
     }
 
@@ -476,6 +496,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     /// read is used where it lies in the future, not moved into locals (which the future
     /// would hold beside it).
     #[allow(clippy::manual_async_fn)] // see the block
+    #[allow(clippy::too_many_lines)] // the checks in order, in one future (see the block)
     pub(crate) fn verify_read<'a>(
         &'a self,
         request: &'a Request<'a>,
@@ -527,6 +548,22 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
             if !authentic {
                 let diagnosis = match &self.diagnosis {
                     Some(budget) => {
+                        let secrets = secrets_of(consumer.as_ref(), token, held.as_ref());
+                        if let Err(answer) =
+                            diagnose::admit(authorization, method, secrets.is_some())
+                        {
+                            return Err(VerifyError::BadSignature {
+                                base_string: base.build().into_string(),
+                                diagnosis: Some(answer),
+                            });
+                        }
+                        let running = match budget.start() {
+                            Some(running) => Some(running),
+                            // Boxed: only a request that waits holds the wait's state.
+                            None => Box::pin(budget.wait()).await,
+                        };
+                        // The second it starts in, after any wait.
+                        let now = self.clock.now().unwrap_or(now);
                         let text =
                             |name: &[u8]| params.iter().find(|p| p.name == name).map(|p| p.value);
                         let received = diagnose::Received {
@@ -544,9 +581,9 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                             signature,
                             authorization,
                             other_origins: read.other_origins.as_deref().map_or(&[], Vec::as_slice),
-                            secrets: secrets_of(consumer.as_ref(), token, held.as_ref()),
+                            secrets,
                         };
-                        Some(diagnose::run(budget, &received, now))
+                        Some(diagnose::run(budget, running, &received, now))
                     }
                     None => None,
                 };

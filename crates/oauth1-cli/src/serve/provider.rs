@@ -33,8 +33,12 @@ type Issuing = Issuer<Arc<MemoryCredentials>, Arc<MemoryNonceStore>, Arc<MemoryT
 
 /// The most bytes of a body read, as the server crate's tower layer reads.
 const BODY_LIMIT: usize = 1 << 20;
-/// The most bad signatures diagnosed a second (each within the server crate's cost budget).
-const DIAGNOSES_PER_SECOND: u32 = 20;
+/// No limit a second on the diagnoses: they run one at a time, so they hold one thread at
+/// most, and a client's tests may send many bad signatures in a second.
+const DIAGNOSES_PER_SECOND: u32 = u32::MAX;
+/// How many bad signatures may wait for the one being diagnosed: a client's tests running in
+/// parallel have each of theirs diagnosed, one after the other (each within its time, below).
+const DIAGNOSIS_QUEUE: usize = 16;
 /// What one diagnosis may cost: more than a production server allows (64 MiB, 200 ms), for a
 /// provider that exists to say why; still one at a time, and bounded.
 const DIAGNOSIS_BYTES: u64 = 256 << 20;
@@ -122,7 +126,8 @@ impl Provider {
             // PLAINTEXT is a method it takes, so that over plain http it is refused for that.
             .with_policy(oauth1_server::Policy::default().allow_plaintext(true))
             .with_diagnosis(DIAGNOSES_PER_SECOND)
-            .with_diagnosis_cost(DIAGNOSIS_BYTES, DIAGNOSIS_TIME);
+            .with_diagnosis_cost(DIAGNOSIS_BYTES, DIAGNOSIS_TIME)
+            .with_diagnosis_queue(DIAGNOSIS_QUEUE);
         let base = origin.as_str().trim_end_matches('/').to_owned();
         let realm = Realm::new(base.clone()).map_err(|e| format!("the realm {base}: {e}"))?;
         let log = match &args.log {

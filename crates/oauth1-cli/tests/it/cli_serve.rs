@@ -335,6 +335,42 @@ fn the_origin_a_client_signed_for_is_named() {
     );
 }
 
+/// Bad signatures sent while another is being diagnosed wait their turn and are diagnosed
+/// too: a client's tests running in parallel each learn why.
+#[test]
+fn bad_signatures_sent_together_are_each_diagnosed() {
+    let serve = Serve::start(&[]);
+    let port = serve.origin.rsplit(':').next().unwrap().to_owned();
+    // First a search that takes long: 64 parameters signed with a wrong secret, which nothing
+    // reproduces, so that the diagnosis runs whole or to its time.
+    let query: Vec<String> = (0..64).map(|i| format!("p{i}=a%20b%2Fc{i}")).collect();
+    let large = Request::new("GET", &serve.url(&format!("/large?{}", query.join("&")))).unwrap();
+    let wrong = Signer::new(Consumer::new(CONSUMER.0, "not the secret"));
+    let slow = std::thread::spawn(move || send(&wrong, &large, "application/json").0);
+    std::thread::sleep(Duration::from_millis(300));
+    // Meanwhile, eight clients that signed for localhost and sent to 127.0.0.1.
+    let clients: Vec<_> = (0..8)
+        .map(|i| {
+            let signed = format!("http://localhost:{port}/photos?n={i}");
+            let sent = serve.url(&format!("/photos?n={i}"));
+            std::thread::spawn(move || {
+                let by_name = Request::new("GET", &signed).unwrap();
+                let header = consumer().sign_now(&by_name).unwrap().authorization();
+                let sent = Request::new("GET", &sent).unwrap();
+                let (status, body, _) = send_with(&sent, &header, "application/json");
+                (signed, status, body)
+            })
+        })
+        .collect();
+    for client in clients {
+        let (signed, status, body) = client.join().unwrap();
+        assert_eq!(status, 401, "{body}");
+        let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(refusal["signed_for"], signed, "{body}");
+    }
+    assert_eq!(slow.join().unwrap(), 401);
+}
+
 /// A consumer key the server does not know is named, with the ones it knows.
 #[test]
 fn an_unknown_consumer_key_is_named() {
