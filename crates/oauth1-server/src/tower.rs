@@ -445,29 +445,46 @@ impl Target<'_> {
 }
 
 impl<'a> Received<'a> {
-    /// The request received, with `body`; a parsed URL kept in `parsed`, which it borrows
-    /// (boxed: the layer's future holds the slot, and most requests leave it empty).
+    /// The request received, with `body`; a parsed URL kept in `parsed` with the URL as the
+    /// client wrote it, which the request borrows (boxed: the layer's future holds the slot,
+    /// and most requests leave it empty).
     fn into_request<'b>(
         self,
         body: &'b [u8],
-        parsed: &'b mut Option<Box<Url>>,
+        parsed: &'b mut Option<Box<Parsed>>,
     ) -> Result<Request<'b>, VerifyError>
     where
         'a: 'b,
     {
         let request = match self.target {
             Target::Plain(request) => request,
-            Target::Parsed(url) => Request::from_url(self.method, parsed.insert(Box::new(url)))
-                .map_err(VerifyError::malformed_by)?,
+            Target::Parsed(url) => {
+                // The parser rewrites some bytes of the target (a `'` in the query as
+                // `%27`): the diagnosis reads the query as it was sent.
+                let written = format!("{}{}", url.origin().ascii_serialization(), self.target_sent);
+                let parsed = parsed.insert(Box::new(Parsed { url, written }));
+                Request::from_url(self.method, &parsed.url)
+                    .map_err(VerifyError::malformed_by)?
+                    .with_url_as_written(&parsed.written)
+            }
         };
         Ok(request.with_body(self.content_type, body))
     }
+}
+
+/// A public URL parsed, and the URL as the client wrote it (the public origin and the
+/// request target as sent).
+struct Parsed {
+    url: Url,
+    written: String,
 }
 
 /// What the layer reads of a request before its body.
 struct Received<'a> {
     method: &'a str,
     target: Target<'a>,
+    /// The request target (path and query) as sent.
+    target_sent: &'a str,
     authorization: Option<&'a str>,
     content_type: &'a str,
     /// Whether the body is signed: a form, or covered by `oauth_body_hash`.
@@ -527,6 +544,7 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
         Ok(Received {
             method: parts.method.as_str(),
             target,
+            target_sent: parts.uri.path_and_query().map_or("/", |p| p.as_str()),
             authorization,
             content_type,
             body_signed,

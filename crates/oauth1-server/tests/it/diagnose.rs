@@ -107,6 +107,71 @@ fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
     assert!(ids.len() >= 20, "{ids:?}");
 }
 
+/// The fixtures that need the query as the client wrote it, sent through the tower layer as
+/// their clients sent them: the layer gives the diagnosis the target as sent, beside the
+/// parsed URL (which escapes `'` as `%27`), so their cause is named.
+#[cfg(feature = "tower")]
+#[test]
+fn the_tower_layer_diagnoses_from_the_query_as_sent() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use oauth1_server::tower::VerifyLayer;
+    use oauth1_server::Clock;
+    use tower::{service_fn, Layer, ServiceExt};
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mut sent = 0;
+    for line in lines() {
+        let expected: Vec<&str> = ["causes", "alternatives"]
+            .iter()
+            .filter_map(|field| line["expected"][field].as_array())
+            .flatten()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        let url = line["url"].as_str().unwrap();
+        if !needs_the_written_query(&expected, url) {
+            continue;
+        }
+        let case = Case::deserialize(&line).unwrap();
+        let timestamp = Timestamp::new(case.timestamp.parse().unwrap());
+        let verifier = verifier_for(&line, 100).with_clock(Clock::fixed(timestamp));
+        let (origin, target) = url.split_at(url.find("/x").unwrap());
+        let layer = VerifyLayer::new(verifier, origin).unwrap();
+        let service = layer.layer(service_fn(|_: http::Request<Full<Bytes>>| async {
+            Ok::<_, std::convert::Infallible>(http::Response::new(Full::new(Bytes::new())))
+        }));
+        let header =
+            crate::common::header_of(&line, line["observed"]["signature"].as_str().unwrap());
+        let mut request = http::Request::builder()
+            .method(line["method"].as_str().unwrap())
+            .uri(target)
+            .header("authorization", header);
+        if let Some(content_type) = line["content_type"].as_str() {
+            request = request.header("content-type", content_type);
+        }
+        let body = line["body"].as_str().unwrap_or("").to_owned();
+        let request = request.body(Full::new(Bytes::from(body))).unwrap();
+        let advice = runtime.block_on(async {
+            let response = service.oneshot(request).await.unwrap();
+            assert_eq!(response.status().as_u16(), 401, "{}", line["name"]);
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            let (_, advice) = url::form_urlencoded::parse(&body)
+                .find(|(name, _)| name == "oauth_problem_advice")
+                .unwrap();
+            advice.into_owned()
+        });
+        assert!(
+            advice.contains("signed with unescaped-query-encoded-once"),
+            "{}: {advice}",
+            line["name"]
+        );
+        sent += 1;
+    }
+    assert_eq!(sent, 2);
+}
+
 #[test]
 fn the_diagnosis_is_in_the_problem_report_and_never_a_secret() {
     let line = lines()
