@@ -391,6 +391,15 @@ impl fmt::Display for VerifyError {
                 "missing {}: RFC 5849 §3.1 lets PLAINTEXT leave out oauth_timestamp and oauth_nonce, but without them nothing tells a replayed request from a new one, so this server requires them with every method: send both",
                 names.join(", ")
             ),
+            VerifyError::MissingParameters {
+                names,
+                unauthenticated: true,
+                ..
+            } => write!(
+                f,
+                "the request carries no OAuth protocol parameter (missing {}): sign it with OAuth 1.0a, in an Authorization header that starts with \"OAuth \" (a header of another scheme is not read), the query or a form body",
+                names.join(", ")
+            ),
             VerifyError::MissingParameters { names, .. } => {
                 write!(f, "missing {}", names.join(", "))
             }

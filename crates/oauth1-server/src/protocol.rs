@@ -161,6 +161,29 @@ pub(super) fn find_protocol(params: &Parameters) -> Result<ProtocolSpans, Verify
 }
 
 /// The first in byte order of `name` and the name found so far, if any.
+/// The `Authorization` header, if its scheme is `OAuth` (any letter case); a header of another
+/// scheme (`Basic`, `Bearer`, …) is not OAuth's and is left alone, as if absent: a request
+/// with no protocol parameter elsewhere is then unauthenticated (401 with a challenge), and
+/// one that carries them in its query or form body is verified from those (a proxy in front
+/// may take `Basic` credentials of its own).
+pub(crate) fn oauth_header(authorization: Option<&str>) -> Option<&str> {
+    use oauth1_signer::server::{is_tchar, skip_ows};
+    let header = authorization?;
+    let bytes = header.as_bytes();
+    let start = skip_ows(bytes, 0);
+    let end = (bytes[start..].iter())
+        .position(|&b| !is_tchar(b))
+        .map_or(bytes.len(), |n| start + n);
+    // An empty scheme, or one that starts as OAuth's (`OAuth,…`, `OAuthoauth_nonce=…`, a
+    // space left out), stays the parser's to judge.
+    let scheme = &bytes[start..end];
+    let other = !scheme.is_empty()
+        && !scheme
+            .get(..5)
+            .is_some_and(|s| s.eq_ignore_ascii_case(b"OAuth"));
+    (!other).then_some(header)
+}
+
 fn first_of<'a>(found: Option<&'a [u8]>, name: &'a [u8]) -> &'a [u8] {
     found.map_or(name, |found| found.min(name))
 }

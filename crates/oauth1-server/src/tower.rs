@@ -521,6 +521,8 @@ impl<C: CredentialStore, N: NonceStore> Shared<C, N> {
                     ))
                 }
             };
+        // A header of another scheme is not OAuth's: as if absent.
+        let authorization = crate::protocol::oauth_header(authorization);
         let content_type = oauth1_signer::http::content_type(&parts.headers);
         let form = oauth1_signer::server::is_form(content_type);
         let trimmed = content_type.trim_start();

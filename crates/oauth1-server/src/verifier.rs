@@ -772,6 +772,7 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
         authorization: Option<&str>,
         body_len: usize,
     ) -> Result<(Parameters, Option<String>), VerifyError> {
+        let authorization = crate::protocol::oauth_header(authorization);
         server::collect_before_body(request, authorization, &self.policy.limits, body_len)
             .map_err(VerifyError::malformed_by)
     }

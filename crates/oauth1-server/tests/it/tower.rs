@@ -187,6 +187,33 @@ async fn a_replay_is_answered_401() {
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
 
+/// A request signed in its query, with credentials of another scheme in its `Authorization`
+/// header (a proxy's `Basic`, say): the header is not OAuth's and is left alone, the query
+/// verified. A header that starts as OAuth's but is malformed stays malformed: 400.
+#[tokio::test]
+async fn a_header_of_another_scheme_is_not_read() {
+    let layer = layer();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let request = Request::new("GET", "https://photos.example.net/photos?size=original").unwrap();
+    let protocol = signer().sign_now(&request).unwrap().to_urlencoded();
+    let request = http::Request::get(format!("/photos?size=original&{protocol}"))
+        .header("authorization", "Basic dXNlcjpwYXNz")
+        .body(Body::default())
+        .unwrap();
+    let answer = send(&layer, request, &calls).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+
+    for glued in ["OAuthoauth_nonce=\"x\"", "OAuth,oauth_nonce=\"x\""] {
+        let request = http::Request::get("/photos")
+            .header("authorization", glued)
+            .body(Body::default())
+            .unwrap();
+        let answer = send(&layer, request, &calls).await;
+        assert_eq!(answer.status, 400, "{glued}: {}", answer.body);
+    }
+}
+
 /// A request with no protocol parameter at all (no `Authorization: OAuth`, none in the query
 /// or the form body) is unauthenticated, not malformed: 401 with the challenge (RFC 7235
 /// §3.1), as HTTP clients and browsers expect; the body still names what is absent.
@@ -202,6 +229,20 @@ async fn a_request_without_oauth_is_challenged_401() {
             .body(Body::default())
             .unwrap(),
         http::Request::post("/photos")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from("title=a+b"))
+            .unwrap(),
+        // Credentials of another scheme are not OAuth's: challenged too, not malformed.
+        plain()
+            .header("authorization", "Basic dXNlcjpwYXNz")
+            .body(Body::default())
+            .unwrap(),
+        plain()
+            .header("authorization", "  bearer oauth_signature=\"x\"")
+            .body(Body::default())
+            .unwrap(),
+        http::Request::post("/photos")
+            .header("authorization", "Bearer abc")
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from("title=a+b"))
             .unwrap(),
