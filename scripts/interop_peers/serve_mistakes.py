@@ -60,7 +60,12 @@ def skip_reason(line, causes):
         # extension forbid it with a form body): the request has no wire form the line's
         # expected causes describe.
         return "form-body-hashed: a form body's hash has no wire form the line's reference describes"
-    if (line["method"].upper(), urlsplit(line["url"]).path) == ("POST", "/oauth/access_token"):
+    method, path = line["method"].upper(), urlsplit(line["url"]).path
+    if path in ("/oauth/request_token", "/oauth/access_token") and method != "POST":
+        # RFC 5849 §2.1 and §2.3 ask for POST at the credential endpoints; serve answers another
+        # method 405 with Allow: POST before it looks at a signature.
+        return "another method than POST at a credential endpoint (405)"
+    if (method, path) == ("POST", "/oauth/access_token"):
         # serve's access-token endpoint takes temporary credentials only: the line's token is a
         # token credential, which may be refused as such (token_rejected) before any signature
         # is looked at; RFC 5849 §2.3 orders neither check first.

@@ -11,7 +11,7 @@ mod credentials;
 mod provider;
 mod record;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,11 +40,11 @@ pub(crate) struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub(crate) port: u16,
     /// The address to listen on: loopback unless you say otherwise (anything that reaches it
-    /// can use the consumers it knows).
+    /// can use the consumers it knows); 0.0.0.0 or :: for all interfaces.
     #[arg(long, value_name = "ADDRESS", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub(crate) bind: IpAddr,
-    /// The origin clients sign for [default: http://ADDRESS:PORT]; a client that signs for
-    /// another one is told which it used.
+    /// The origin clients sign for [default: http://ADDRESS:PORT, with 127.0.0.1 or [::1]
+    /// for 0.0.0.0 or ::]; a client that signs for another one is told which it used.
     #[arg(long, value_name = "URL")]
     pub(crate) origin: Option<String>,
     /// A consumer key this provider knows (its secret from OAUTH1_CONSUMER_SECRET or
@@ -73,9 +73,9 @@ pub(crate) struct ServeArgs {
     /// How an authorization is approved: at once (auto), or by a person on the page (ask).
     #[arg(long, value_enum, default_value_t = Approve::Auto)]
     pub(crate) approve: Approve,
-    /// Check resource requests' signatures as a provider's server computes them: mastercard,
-    /// woocommerce, netsuite, x, lti, jira or discogs (docs/profiles.md); the credential
-    /// endpoints stay RFC 5849's.
+    /// Check resource requests' signatures as a provider's server computes them: woocommerce,
+    /// netsuite, x, lti or discogs (docs/profiles.md); the credential endpoints stay RFC
+    /// 5849's. Not mastercard or jira, whose RSA signatures need the consumer's public key.
     #[arg(long, value_name = "NAME", value_parser = crate::input::profile_name)]
     pub(crate) profile: Option<&'static oauth1_signer::profile::Profile>,
     /// Append one JSON line per request to FILE: time, method, URL, status, verdict, causes.
@@ -94,6 +94,10 @@ pub(crate) enum Approve {
 
 /// Runs the provider until Ctrl-C (or SIGTERM).
 pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
+    if let Some(profile) = args.profile {
+        check_profile(profile)?;
+    }
+    let origin = args.origin.as_deref().map(parse_origin).transpose()?;
     let known = Known::gather(args)?;
     let address = SocketAddr::new(args.bind, args.port);
     let listener = std::net::TcpListener::bind(address).map_err(|e| {
@@ -109,9 +113,9 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
     let bound = listener
         .local_addr()
         .map_err(|e| format!("reading the listening address: {e}"))?;
-    let origin = match &args.origin {
-        Some(origin) => parse_origin(origin)?,
-        None => Url::parse(&format!("http://{bound}"))
+    let origin = match origin {
+        Some(origin) => origin,
+        None => Url::parse(&format!("http://{}", reachable(bound)))
             .map_err(|e| format!("the origin http://{bound}: {e}"))?,
     };
     let (lines, written) = Lines::start();
@@ -145,11 +149,63 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The address a client on this machine reaches `bound` at: `bound` itself, or for an
+/// unspecified address (0.0.0.0, ::), which no client can send to or sign for, the loopback
+/// address of its family.
+fn reachable(bound: SocketAddr) -> SocketAddr {
+    match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), bound.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), bound.port())
+        }
+        _ => bound,
+    }
+}
+
+/// Refuses a profile whose provider signs with RSA: its signatures are verified with the
+/// consumer's public key, which `serve` does not take, so none would verify.
+fn check_profile(profile: &oauth1_signer::profile::Profile) -> Result<(), String> {
+    if !profile.method().is_rsa() {
+        return Ok(());
+    }
+    Err(format!(
+        "--profile {name}: {provider} signs with {method}, which is verified with the consumer's RSA public key, and oauth1 serve takes no public key (it verifies {methods}): check such a request with oauth1 verify --profile {name} --public-key-file FILE, or start oauth1 serve with another profile",
+        name = profile.name(),
+        provider = profile.provider(),
+        method = profile.method().as_str(),
+        methods = provider::METHODS_TEXT,
+    ))
+}
+
 /// The `--origin` given: an http or https URL with nothing after its host and port.
 fn parse_origin(text: &str) -> Result<Url, String> {
-    let url = Url::parse(text).map_err(|e| format!("--origin {}: {e}", value(text)))?;
+    let no_scheme = || {
+        // A bare host (and port) is what is most often meant.
+        let bare_host = !text.is_empty() && !text.contains(['/', '?', '#', ' ']);
+        let example = if bare_host {
+            format!("http://{text}")
+        } else {
+            "http://127.0.0.1:8080".to_owned()
+        };
+        format!(
+            "--origin {}: give a scheme (http:// or https://) and a host, and a port if not the scheme's: {}",
+            value(text),
+            value(&example)
+        )
+    };
+    let url = match Url::parse(text) {
+        Ok(url) => url,
+        Err(url::ParseError::RelativeUrlWithoutBase) => return Err(no_scheme()),
+        Err(e) => return Err(format!("--origin {}: {e}", value(text))),
+    };
+    if !matches!(url.scheme(), "http" | "https") {
+        // `localhost:8080` reads as the scheme `localhost`.
+        return Err(no_scheme());
+    }
     let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
-    if !matches!(url.scheme(), "http" | "https") || !bare || url.host().is_none() {
+    if !bare || url.host().is_none() {
         return Err(format!(
             "--origin {}: give a scheme, a host and a port only (http://127.0.0.1:8080)",
             value(text)
@@ -163,7 +219,12 @@ fn parse_origin(text: &str) -> Result<Url, String> {
 fn announce(origin: &Url, bound: SocketAddr, known: &Known, args: &ServeArgs) {
     let base = origin.as_str().trim_end_matches('/');
     say!("oauth1 serve: listening on {base}");
-    if base != format!("http://{bound}") {
+    if bound.ip().is_unspecified() {
+        say!(
+            "  (bound to {bound}: it listens on all interfaces; a client on another machine signs for the address it reaches this one at, which --origin http://ADDRESS:{} verifies)",
+            bound.port()
+        );
+    } else if base != format!("http://{bound}") {
         say!("  (bound to {bound})");
     }
     let approval = match args.approve {
@@ -174,6 +235,23 @@ fn announce(origin: &Url, bound: SocketAddr, known: &Known, args: &ServeArgs) {
     say!("  authorization          GET  {base}/oauth/authorize?oauth_token=…  ({approval})");
     say!("  token credentials      POST {base}/oauth/access_token");
     say!("  anything else          a protected resource: 200 with what was verified, as JSON");
+    let plaintext = if origin.scheme() == "https" {
+        ""
+    } else {
+        " (PLAINTEXT, which sends the secrets, only at an https --origin)"
+    };
+    say!(
+        "  signatures             {}{plaintext}; not RSA, which needs the consumer's public key",
+        provider::METHODS_TEXT
+    );
+    if let Some(profile) = args.profile {
+        say!(
+            "profile: {}: resource requests' signatures are checked as {}'s server computes them ({}); the credential endpoints stay RFC 5849's",
+            profile.name(),
+            profile.provider(),
+            profile.deviation_list()
+        );
+    }
     say!("consumers: {}", known.describe());
     let (key, token) = known.sample();
     let token = token.map_or(String::new(), |t| format!(" --token {}", value(t)));

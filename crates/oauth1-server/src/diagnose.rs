@@ -60,9 +60,10 @@ pub enum Diagnosis {
 
 impl Diagnosis {
     /// The cause ids, most likely first; empty unless found. For a request signed for
-    /// another origin, the ids of the vocabulary that name how it differs:
-    /// `scheme-changed` (http for https, or the reverse) and `port-dropped` (the server's
-    /// port left out); a host of its own has none.
+    /// another origin, the ids of the vocabulary that name how it differs, each of which
+    /// keeps the host: `scheme-changed` (http for https, or the reverse, the port as the
+    /// server's or left out) and `port-dropped` (the server's port left out). A host of its
+    /// own, or a port of its own, has none: the vocabulary names no such mistake.
     #[must_use]
     pub fn cause_ids(&self) -> Vec<&'static str> {
         match self {
@@ -73,11 +74,17 @@ impl Diagnosis {
                 let (Ok(signed), Ok(verified)) = (Url::parse(signed), Url::parse(verified)) else {
                     return Vec::new();
                 };
+                if signed.host() != verified.host() {
+                    return Vec::new();
+                }
+                let dropped = signed.port().is_none() && verified.port().is_some();
                 let mut ids = Vec::new();
-                if signed.scheme() != verified.scheme() {
+                if signed.scheme() != verified.scheme()
+                    && (signed.port() == verified.port() || dropped)
+                {
                     ids.push(Cause::SchemeChanged.id());
                 }
-                if signed.port().is_none() && verified.port().is_some() {
+                if dropped {
                     ids.push(Cause::PortDropped.id());
                 }
                 ids
@@ -482,12 +489,19 @@ mod tests {
             }
             .cause_ids()
         };
-        let ids: [&[&str]; 5] = [
+        let ids: [&[&str]; 10] = [
             &["port-dropped"],
             &["scheme-changed"],
             &["scheme-changed", "port-dropped"],
             &[],
             &[],
+            // Another host, whatever else differs: no id names it.
+            &[],
+            &[],
+            &[],
+            // The other scheme with a port of its own: not the scheme alone.
+            &[],
+            &["scheme-changed"],
         ];
         for ((signed, verified), ids) in [
             ("http://127.0.0.1/v1", "http://127.0.0.1:8080/v1"),
@@ -495,6 +509,11 @@ mod tests {
             ("https://127.0.0.1/x", "http://127.0.0.1:8080/x"),
             ("http://localhost:8080/x", "http://127.0.0.1:8080/x"),
             ("http://127.0.0.1:8080/x", "http://127.0.0.1/x"),
+            ("http://127.0.0.1:8080/x", "https://api.test/x"),
+            ("https://localhost/x", "http://127.0.0.1:8080/x"),
+            ("http://other.example/x", "http://api.example:8080/x"),
+            ("http://api.example:443/x", "https://api.example/x"),
+            ("http://api.example:8080/x", "https://api.example:8080/x"),
         ]
         .into_iter()
         .zip(ids)

@@ -258,11 +258,12 @@ pub(crate) fn other_origins(url: &Url, headers: &[(&str, &str)]) -> Vec<OtherOri
             .map(|&(_, value)| value)
     };
     if let Some(host) = header("host") {
-        add(scheme, host.trim(), "the Host header it sent");
+        let host = host.trim();
+        add(scheme, host, "the Host header it sent");
         add(
             other_scheme,
-            host.trim(),
-            "the Host header it sent, with the other scheme",
+            host,
+            with_the_other_scheme(url, other_scheme, host),
         );
     }
     if let Ok((proto, Some(host))) = forwarded(
@@ -325,6 +326,26 @@ pub(crate) fn other_origins(url: &Url, headers: &[(&str, &str)]) -> Vec<OtherOri
         }
     }
     found
+}
+
+/// Where the origin of the `Host` header `host` with the other scheme comes from, saying
+/// what else differs from `url` (the request's public URL): only the scheme, or also the
+/// port (left out, or another), or the host itself. A client that reached the server at
+/// another host than its public origin and signed for it is told it signed for another host,
+/// not for the other scheme.
+fn with_the_other_scheme(url: &Url, other_scheme: &str, host: &str) -> &'static str {
+    match with_origin(url, other_scheme, host) {
+        Some(other) if other.host() != url.host() => {
+            "the Host header it sent, another host than this server's, with the other scheme"
+        }
+        Some(other) if other.port() == url.port() => {
+            "the Host header it sent, with the other scheme"
+        }
+        Some(other) if other.port().is_none() => {
+            "the Host header it sent, without this server's port, with the other scheme"
+        }
+        _ => "the Host header it sent, another port than this server's, with the other scheme",
+    }
 }
 
 /// `url` with the scheme `scheme` and the authority `authority` (host, and port if any), if
@@ -506,6 +527,38 @@ mod tests {
                 "http://api.example.com/x".to_owned(),
                 "the Host header it sent, with the other scheme"
             )]
+        );
+        // A Host that names another host than the server's origin is said to be one, with the
+        // other scheme; one that names another port, or none, is said to.
+        let found = others("https://api.test/x", &[("host", "127.0.0.1:8080")]);
+        assert_eq!(
+            found,
+            [
+                (
+                    "https://127.0.0.1:8080/x".to_owned(),
+                    "the Host header it sent"
+                ),
+                (
+                    "http://127.0.0.1:8080/x".to_owned(),
+                    "the Host header it sent, another host than this server's, with the other scheme"
+                ),
+            ]
+        );
+        let found = others("https://api.test:8443/x", &[("host", "api.test")]);
+        assert_eq!(
+            found[1],
+            (
+                "http://api.test/x".to_owned(),
+                "the Host header it sent, without this server's port, with the other scheme"
+            )
+        );
+        let found = others("https://api.test/x", &[("host", "api.test:8443")]);
+        assert_eq!(
+            found[1],
+            (
+                "http://api.test:8443/x".to_owned(),
+                "the Host header it sent, another port than this server's, with the other scheme"
+            )
         );
         // localhost for a loopback address, and the address for localhost.
         let found = others("http://[::1]:3000/x", &[]);

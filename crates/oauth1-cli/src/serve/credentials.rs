@@ -49,15 +49,22 @@ impl Known {
         let mut known = Known {
             consumers: BTreeMap::new(),
         };
+        // The file named, when it lists no consumer.
+        let mut empty_file = None;
         if let Some(path) = &args.credentials {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("reading --credentials {}: {e}", path.display()))?;
-            let file: File = serde_json::from_str(&text).map_err(|e| {
+            // A byte order mark, which some editors write at the start of UTF-8, is no JSON.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let file: File = serde_json::from_str(text).map_err(|e| {
                 format!(
                     "--credentials {}: {e}; expected {{\"consumers\": [{{\"key\": \"…\", \"secret\": \"…\", \"tokens\": [{{\"token\": \"…\", \"secret\": \"…\"}}]}}]}}",
                     path.display()
                 )
             })?;
+            if file.consumers.is_empty() {
+                empty_file = Some(path);
+            }
             for consumer in file.consumers {
                 let tokens = consumer
                     .tokens
@@ -82,6 +89,12 @@ impl Known {
                 None => Vec::new(),
             };
             known.add(key.clone(), secret, tokens, "--consumer-key")?;
+        }
+        if let (Some(path), true) = (empty_file, known.consumers.is_empty()) {
+            return Err(format!(
+                "--credentials {}: the file lists no consumer (\"consumers\" is empty), and oauth1 serve needs one to verify: add one, {{\"key\": \"…\", \"secret\": \"…\", \"tokens\": [{{\"token\": \"…\", \"secret\": \"…\"}}]}}, or pass --consumer-key KEY with OAUTH1_CONSUMER_SECRET set",
+                path.display()
+            ));
         }
         if known.consumers.is_empty() {
             return Err("oauth1 serve needs a consumer to verify: --consumer-key KEY with OAUTH1_CONSUMER_SECRET set (or --consumer-secret), or --credentials FILE".to_owned());

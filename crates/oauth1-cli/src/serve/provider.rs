@@ -16,7 +16,7 @@ use oauth1_server::{
     Callbacks, ConsumerCredential, Diagnosis, Issuer, MemoryCredentials, MemoryNonceStore,
     MemoryTemporaryStore, PublicOrigin, Verified, Verifier, VerifyError, WithTemporary,
 };
-use oauth1_signer::{Realm, Request};
+use oauth1_signer::{Realm, Request, SignatureMethod};
 use serde_json::json;
 use url::Url;
 
@@ -30,6 +30,20 @@ use super::{Approve, ServeArgs};
 use crate::terminal::value;
 
 type Issuing = Issuer<Arc<MemoryCredentials>, Arc<MemoryNonceStore>, Arc<MemoryTemporaryStore>>;
+
+/// The signature methods it verifies: those of a shared secret. RSA is verified with the
+/// consumer's public key, which it does not take, so an RSA request is refused for its method
+/// rather than for a signature that could never match. PLAINTEXT sends the secrets, and is
+/// refused over plain http as a provider refuses it.
+pub(super) const METHODS: [SignatureMethod; 4] = [
+    SignatureMethod::HmacSha1,
+    SignatureMethod::HmacSha256,
+    SignatureMethod::HmacSha512,
+    SignatureMethod::Plaintext,
+];
+
+/// [`METHODS`] in words, as the banner and the refusals name them.
+pub(super) const METHODS_TEXT: &str = "HMAC-SHA1, HMAC-SHA256, HMAC-SHA512 and PLAINTEXT";
 
 /// The most bytes of a body read, as the server crate's tower layer reads.
 const BODY_LIMIT: usize = 1 << 20;
@@ -59,8 +73,9 @@ pub(super) struct Provider {
     approve: Approve,
     /// `--profile`: resource requests' signatures checked as that provider's server computes.
     profile: Option<&'static Profile>,
-    /// The anti-forgery token of each authorization page shown, by temporary token.
-    forms: Mutex<HashMap<String, String>>,
+    /// The anti-forgery tokens of the authorization pages shown and not yet decided, by
+    /// temporary token, the oldest first.
+    forms: Mutex<HashMap<String, Vec<String>>>,
     log: Option<Mutex<std::fs::File>>,
     lines: Lines,
 }
@@ -123,8 +138,7 @@ impl Provider {
         let store =
             WithTemporary::new(Arc::new(credentials), Arc::new(MemoryTemporaryStore::new()));
         let verifier = Verifier::new(store, Arc::new(MemoryNonceStore::new()))
-            // PLAINTEXT is a method it takes, so that over plain http it is refused for that.
-            .with_policy(oauth1_server::Policy::default().allow_plaintext(true))
+            .with_policy(oauth1_server::Policy::default().with_methods(&METHODS))
             .with_diagnosis(DIAGNOSES_PER_SECOND)
             .with_diagnosis_cost(DIAGNOSIS_BYTES, DIAGNOSIS_TIME)
             .with_diagnosis_queue(DIAGNOSIS_QUEUE);
@@ -208,6 +222,12 @@ impl Provider {
                     Err(answer) => answer,
                 };
             }
+            ("/oauth/request_token", _) => {
+                return self.not_post(Endpoint::Temporary, wants_json(&parts.headers))
+            }
+            ("/oauth/access_token", _) => {
+                return self.not_post(Endpoint::Token, wants_json(&parts.headers))
+            }
             // Every other path and method is a protected resource.
             _ => None,
         };
@@ -260,7 +280,7 @@ impl Provider {
                         self.as_profile(profile, received, authorization, verified, json)
                             .await
                     }
-                    (None, Ok(verified)) => echo(&verified, &request, endpoint_note(path)),
+                    (None, Ok(verified)) => echo(&verified, &request, None),
                     (None, Err(e)) => self.refuse_request(&e, json, authorization).await,
                 };
             }
@@ -338,6 +358,40 @@ impl Provider {
         }
     }
 
+    /// 405 to a credential endpoint reached by another method than POST, with `Allow: POST`:
+    /// RFC 5849 recommends POST for both (§2.1, §2.3), and they are not protected resources
+    /// to be verified as such. The body is a Problem Reporting answer with its advice alone:
+    /// the extension defines no `oauth_problem` for a method, and allows no other value.
+    fn not_post(&self, endpoint: Endpoint, json: bool) -> Answer {
+        let (what, section) = match endpoint {
+            Endpoint::Temporary => ("temporary credential endpoint", "§2.1"),
+            Endpoint::Token => ("token endpoint", "§2.3"),
+        };
+        let advice = format!(
+            "this is the {what}, which takes POST (RFC 5849 {section}): send the request with POST, signed as a POST; nothing was verified or issued"
+        );
+        let status = StatusCode::METHOD_NOT_ALLOWED;
+        let fields = json!({
+            "status": status.as_u16(),
+            "oauth_problem": null,
+            "oauth_problem_advice": advice,
+            "reason": "method-not-allowed",
+            "causes": [],
+            "diagnosis": null,
+            "signed_for": null,
+            "unknown": null,
+        });
+        let form = format!(
+            "oauth_problem_advice={}",
+            oauth1_signer::encode::encode(advice.as_bytes())
+        );
+        let mut response = self.problem_answer(status, json, form, &fields);
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        (response, Outcome::new("method-not-allowed", Some(advice)))
+    }
+
     /// The refusal of a request that names a consumer key or token this server does not know:
     /// `consumer_key_unknown` or `token_rejected` (RFC 5849 leaves the two to the server, and
     /// a test provider's keys are the developer's own to know), not a bad signature.
@@ -403,18 +457,45 @@ impl Provider {
                 " To verify requests at that origin, start oauth1 serve with --origin {origin}."
             );
         }
+        if let VerifyError::UnsupportedSignatureMethod { method, .. } = error {
+            if (SignatureMethod::ALL.iter()).any(|m| m.is_rsa() && m.as_str() == method) {
+                let _ = write!(
+                    more,
+                    " {} is verified with the consumer's RSA public key, which oauth1 serve does not take (it verifies {METHODS_TEXT}): sign with one of those to test against it, or check an RSA signature with oauth1 verify --public-key-file FILE.",
+                    method.escape_default()
+                );
+            }
+        }
         if let Some(base_string) = base_string {
             let _ = write!(more, " This server's base string: {base_string}");
         }
+        // The parameter the problem defines, if it has one (`oauth_parameters_absent`,
+        // `oauth_acceptable_timestamps`, …), in the form and in the JSON alike.
+        let defined: Vec<(String, String)> =
+            url::form_urlencoded::parse(problem.to_urlencoded().as_bytes())
+                .filter(|(name, _)| name != "oauth_problem" && name != "oauth_problem_advice")
+                .map(|(name, value)| (name.into_owned(), value.into_owned()))
+                .collect();
         let (advice, form) = if more.is_empty() {
             (problem.advice().to_owned(), problem.to_urlencoded())
         } else {
-            // A bad signature's problem defines no parameter of its own to keep.
             let advice = format!("{}.{more}", problem.advice().trim_end_matches('.'));
-            let form = problem_form(problem.name(), &advice);
+            let mut form = format!("oauth_problem={}", problem.name());
+            for (name, value) in &defined {
+                let _ = write!(
+                    form,
+                    "&{name}={}",
+                    oauth1_signer::encode::encode(value.as_bytes())
+                );
+            }
+            let _ = write!(
+                form,
+                "&oauth_problem_advice={}",
+                oauth1_signer::encode::encode(advice.as_bytes())
+            );
             (advice, form)
         };
-        let fields = json!({
+        let mut fields = json!({
             "status": status.as_u16(),
             "oauth_problem": problem.name(),
             "oauth_problem_advice": advice,
@@ -425,6 +506,11 @@ impl Provider {
             "unknown": null,
             "base_string": base_string,
         });
+        if let serde_json::Value::Object(map) = &mut fields {
+            for (name, value) in defined {
+                map.insert(name, value.into());
+            }
+        }
         (self.problem_answer(status, json, form, &fields), outcome)
     }
 
@@ -456,7 +542,7 @@ impl Provider {
 
     /// One line on the terminal, and one JSON line in the log.
     fn record(&self, method: &str, target: &str, status: StatusCode, outcome: &Outcome) {
-        let target = &*super::record::without_signature(target);
+        let target = &*super::record::without_secrets(target);
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -516,16 +602,6 @@ fn callbacks(given: &[String]) -> Result<Callbacks, String> {
         };
     }
     Ok(callbacks)
-}
-
-/// What a resource's answer says when its path is a credential endpoint's, which another
-/// method reached.
-fn endpoint_note(path: &str) -> Option<&'static str> {
-    match path {
-        "/oauth/request_token" => Some("this is the temporary credential endpoint, which takes POST (RFC 5849 §2.1): with another method, the request was verified as a protected resource's, and no credentials were issued"),
-        "/oauth/access_token" => Some("this is the token endpoint, which takes POST (RFC 5849 §2.3): with another method, the request was verified as a protected resource's, and no credentials were issued"),
-        _ => None,
-    }
 }
 
 /// A resource's answer: what was verified, as JSON.
@@ -624,17 +700,10 @@ fn problem_form(name: &str, advice: &str) -> String {
     )
 }
 
-/// A plain-text answer whose verdict is `verdict`, the text also its detail.
-fn plain_as(status: StatusCode, verdict: &str, text: &str) -> Answer {
-    (
-        respond(status, "text/plain; charset=utf-8", format!("{text}\n")),
-        Outcome::new(verdict, None),
-    )
-}
-
 /// A plain-text refusal that is not OAuth's own: the text is its detail on the terminal.
 fn plain(status: StatusCode, verdict: &str, text: &str) -> Answer {
-    let (response, mut outcome) = plain_as(status, verdict, text);
-    outcome.detail = Some(text.to_owned());
-    (response, outcome)
+    (
+        respond(status, "text/plain; charset=utf-8", format!("{text}\n")),
+        Outcome::new(verdict, Some(text.to_owned())),
+    )
 }

@@ -32,26 +32,27 @@ impl Lines {
     }
 }
 
-/// A request target with the value of its query's `oauth_signature` left out (`…`): a
-/// PLAINTEXT signature is the secrets themselves, and neither the terminal nor the log shows a
-/// secret. Names are matched as a decoder reads them (`oauth%5Fsignature`).
-pub(super) fn without_signature(target: &str) -> std::borrow::Cow<'_, str> {
+/// A request target with the values of its query's `oauth_signature` and `oauth_verifier`
+/// left out (`…`): a PLAINTEXT signature is the secrets themselves, and a verifier, with the
+/// temporary credentials, gets token credentials; neither the terminal nor the log shows
+/// them. Names are matched as a decoder reads them (`oauth%5Fsignature`).
+pub(super) fn without_secrets(target: &str) -> std::borrow::Cow<'_, str> {
     let Some((path, query)) = target.split_once('?') else {
         return std::borrow::Cow::Borrowed(target);
     };
-    let signature = |pair: &str| {
+    let secret = |pair: &str| {
         let name = pair.split('=').next().unwrap_or("");
         url::form_urlencoded::parse(name.as_bytes())
             .next()
-            .is_some_and(|(name, _)| name == "oauth_signature")
+            .is_some_and(|(name, _)| name == "oauth_signature" || name == "oauth_verifier")
     };
-    if !query.split('&').any(signature) {
+    if !query.split('&').any(secret) {
         return std::borrow::Cow::Borrowed(target);
     }
     let pairs: Vec<String> = query
         .split('&')
         .map(|pair| match pair.split_once('=') {
-            Some((name, _)) if signature(pair) => format!("{name}=…"),
+            Some((name, _)) if secret(pair) => format!("{name}=…"),
             _ => pair.to_owned(),
         })
         .collect();
@@ -88,7 +89,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_signature_in_the_query_is_left_out() {
+    fn a_signature_or_a_verifier_in_the_query_is_left_out() {
         for (target, shown) in [
             ("/x", "/x"),
             ("/x?a=1", "/x?a=1"),
@@ -102,8 +103,12 @@ mod tests {
                 "/x?oauth_signature_method=PLAINTEXT",
             ),
             ("/x?q=oauth_signature", "/x?q=oauth_signature"),
+            (
+                "/oauth/access_token?oauth_verifier=v3r1f1er&oauth_token=t",
+                "/oauth/access_token?oauth_verifier=…&oauth_token=t",
+            ),
         ] {
-            assert_eq!(without_signature(target), shown, "{target}");
+            assert_eq!(without_secrets(target), shown, "{target}");
         }
     }
 

@@ -48,6 +48,21 @@ impl Serve {
         format!("{}{path}", self.origin)
     }
 
+    /// The lines it prints after the first, up to `Ctrl-C stops it.`.
+    fn banner(&mut self) -> Vec<String> {
+        let mut banner = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(self.lines.read_line(&mut line).unwrap() > 0, "{banner:?}");
+            let line = line.trim_end().to_owned();
+            let last = line == "Ctrl-C stops it.";
+            banner.push(line);
+            if last {
+                return banner;
+            }
+        }
+    }
+
     /// SIGINT, as Ctrl-C sends; the exit status and the rest of standard output.
     fn stop(mut self) -> (std::process::ExitStatus, String) {
         let pid = self.child.id().to_string();
@@ -256,6 +271,12 @@ fn the_three_legged_flow_then_a_resource_and_the_refusals_on_the_way() {
     let (status, rest) = serve.stop();
     assert!(status.success(), "{status}");
     check_record(&rest, &log);
+    // The verifier, which gets token credentials with the temporary ones, is the browser's
+    // alone: neither on the terminal nor in the log.
+    let logged = std::fs::read_to_string(&log).unwrap();
+    for text in [&rest, &logged] {
+        assert!(!text.contains(verifier.verifier()), "{text}");
+    }
     let _ = std::fs::remove_file(&log);
 }
 
@@ -409,6 +430,9 @@ fn an_oob_approval_shows_the_verifier() {
         line.is_some_and(|l| l.len() > "oauth_verifier=".len()),
         "{text}"
     );
+    let verifier = &line.unwrap()["oauth_verifier=".len()..];
+    let (_, printed) = serve.stop();
+    assert!(!printed.contains(verifier), "{printed}");
 }
 
 /// `--approve ask`: a page with the decision, which only a POST carrying the page's
@@ -451,9 +475,34 @@ fn asked_approval_needs_the_page() {
     };
     let token = temporary("https://client.example/done");
     let csrf = page(&token);
+    // The page shown again, in another tab say: the first page still decides.
+    let again = page(&token);
+    assert_ne!(csrf, again);
     let forged = decide(&[("oauth_token", token.as_str()), ("decision", "approve")]);
     assert_eq!(forged.0, 403);
-    // The forged POST spent nothing: the page's token still decides.
+    // A decision that is neither approve nor deny is refused, and spends nothing.
+    for unknown in [&[("decision", "yes")][..], &[]] {
+        let mut fields = vec![("oauth_token", token.as_str()), ("csrf", csrf.as_str())];
+        fields.extend_from_slice(unknown);
+        let response = client()
+            .post(serve.url("/oauth/authorize"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(
+                url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(&fields)
+                    .finish(),
+            )
+            .send()
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{unknown:?}");
+        let text = response.text().unwrap();
+        assert!(
+            text.contains("send decision=approve or decision=deny"),
+            "{text}"
+        );
+    }
+    // The forged POST and the unknown decisions spent nothing: the first page's token
+    // still decides.
     let (status, headers) = decide(&[
         ("oauth_token", token.as_str()),
         ("csrf", csrf.as_str()),
@@ -463,6 +512,42 @@ fn asked_approval_needs_the_page() {
     assert!(headers["location"].to_str().unwrap().starts_with(&format!(
         "https://client.example/done?oauth_token={token}&oauth_verifier="
     )));
+    // Decided: the other page is spent with it.
+    let (status, _) = decide(&[
+        ("oauth_token", token.as_str()),
+        ("csrf", again.as_str()),
+        ("decision", "deny"),
+    ]);
+    assert_eq!(status, 403);
+
+    // Denied, with a callback: the application is sent back, told so (`denied`, as X says
+    // it), its callback's query kept.
+    let token = temporary("https://client.example/done?state=s1");
+    let csrf = page(&token);
+    let (status, headers) = decide(&[
+        ("oauth_token", token.as_str()),
+        ("csrf", csrf.as_str()),
+        ("decision", "deny"),
+    ]);
+    assert!(status == 302 || status == 303, "{status}");
+    assert_eq!(
+        headers["location"],
+        format!("https://client.example/done?state=s1&oauth_token={token}&denied={token}")
+    );
+
+    // Pages of one token stay valid together, up to eight: the oldest of nine is forgotten.
+    let token = temporary("https://client.example/done");
+    let pages: Vec<String> = (0..9).map(|_| page(&token)).collect();
+    let decision = |csrf: &str| {
+        decide(&[
+            ("oauth_token", token.as_str()),
+            ("csrf", csrf),
+            ("decision", "approve"),
+        ])
+        .0
+    };
+    assert_eq!(decision(&pages[0]), 403);
+    assert_eq!(decision(&pages[1]), 302);
 
     let token = temporary("oob");
     let csrf = page(&token);
@@ -486,7 +571,12 @@ fn asked_approval_needs_the_page() {
 /// says is refused, and told why and how to sign.
 #[test]
 fn a_profile_verifies_as_its_provider_computes() {
-    let serve = Serve::start(&["--profile", "woocommerce"]);
+    let mut serve = Serve::start(&["--profile", "woocommerce"]);
+    let banner = serve.banner();
+    assert!(
+        banner.contains(&"profile: woocommerce: resource requests' signatures are checked as WooCommerce REST API (over http)'s server computes them (parsed-as-php, key-secrets-not-encoded); the credential endpoints stay RFC 5849's".to_owned()),
+        "{banner:#?}"
+    );
     let path = "/wp-json/wc/v3/products?ids[]=1&ids[]=2";
     let signed = Command::new(env!("CARGO_BIN_EXE_oauth1"))
         .args([
@@ -620,5 +710,264 @@ fn starting_it_wrong_says_what_to_do() {
         said.contains("expected {\"consumers\": [{\"key\""),
         "{said}"
     );
+    // A file that lists no consumer is said to.
+    std::fs::write(&file, r#"{"consumers": []}"#).unwrap();
+    let said = run(
+        &["--port", "0", "--credentials", file.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(
+        said,
+        format!("error: --credentials {}: the file lists no consumer (\"consumers\" is empty), and oauth1 serve needs one to verify: add one, {{\"key\": \"…\", \"secret\": \"…\", \"tokens\": [{{\"token\": \"…\", \"secret\": \"…\"}}]}}, or pass --consumer-key KEY with OAUTH1_CONSUMER_SECRET set\n", file.display())
+    );
     let _ = std::fs::remove_file(&file);
+
+    // An origin without a scheme: what to give.
+    let origin = |text: &str| {
+        run(
+            &["--port", "0", "--consumer-key", "k", "--origin", text],
+            Some("s"),
+        )
+    };
+    assert_eq!(
+        origin("api.test"),
+        "error: --origin api.test: give a scheme (http:// or https://) and a host, and a port if not the scheme's: http://api.test\n"
+    );
+    assert_eq!(
+        origin("localhost:8080"),
+        "error: --origin localhost:8080: give a scheme (http:// or https://) and a host, and a port if not the scheme's: http://localhost:8080\n"
+    );
+    // An RSA profile: its signatures need the consumer's public key, which serve does not take.
+    let said = run(
+        &[
+            "--port",
+            "0",
+            "--consumer-key",
+            "k",
+            "--profile",
+            "mastercard",
+        ],
+        Some("s"),
+    );
+    assert!(
+        said.starts_with("error: --profile mastercard: Mastercard APIs signs with RSA-SHA256, which is verified with the consumer's RSA public key, and oauth1 serve takes no public key (it verifies HMAC-SHA1, HMAC-SHA256, HMAC-SHA512 and PLAINTEXT)"),
+        "{said}"
+    );
+    let said = run(
+        &["--port", "0", "--consumer-key", "k", "--profile", "jira"],
+        Some("s"),
+    );
+    assert!(said.contains("signs with RSA-SHA1"), "{said}");
+}
+
+/// A credentials file that starts with a byte order mark, as some editors write UTF-8, is read.
+#[test]
+fn a_credentials_file_with_a_byte_order_mark_is_read() {
+    let file = std::env::temp_dir().join(format!("oauth1-serve-bom-{}.json", std::process::id()));
+    std::fs::write(
+        &file,
+        "\u{feff}{\"consumers\": [{\"key\": \"from-file\", \"secret\": \"file secret\"}]}",
+    )
+    .unwrap();
+    let mut serve = Serve::start(&["--credentials", file.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&file);
+    let banner = serve.banner();
+    assert!(
+        banner
+            .iter()
+            .any(|l| l.starts_with("consumers: from-file, ")),
+        "{banner:#?}"
+    );
+    let request = Request::new("GET", &serve.url("/photos")).unwrap();
+    let (status, body, _) = send(
+        &Signer::new(Consumer::new("from-file", "file secret")),
+        &request,
+        "*/*",
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+/// A client that signed for the address it reached, while the server's origin is another
+/// host: the other host is named, with no cause id of the vocabulary (each of which keeps the
+/// host), and the `--origin` that would verify at it.
+#[test]
+fn a_client_that_signed_for_another_host_is_told_it_is_another_host() {
+    let mut serve = Serve::start(&["--origin", "https://api.test"]);
+    assert_eq!(serve.origin, "https://api.test");
+    let banner = serve.banner();
+    let bound = banner
+        .iter()
+        .find_map(|l| l.strip_prefix("  (bound to "))
+        .and_then(|l| l.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{banner:#?}"))
+        .to_owned();
+    let reached = format!("http://{bound}/photos");
+    let request = Request::new("GET", &reached).unwrap();
+    let (status, body, _) = send(&consumer(), &request, "application/json");
+    assert_eq!(status, 401, "{body}");
+    let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refusal["signed_for"], reached, "{body}");
+    assert_eq!(refusal["causes"], serde_json::json!([]), "{body}");
+    let advice = refusal["oauth_problem_advice"].as_str().unwrap();
+    assert!(
+        advice.contains(&format!(
+            "the client signed this request for {reached} (the Host header it sent, another host than this server's, with the other scheme), and this server verifies it as https://api.test/photos:"
+        )),
+        "{advice}"
+    );
+    assert!(
+        advice.contains(&format!("start oauth1 serve with --origin http://{bound}.")),
+        "{advice}"
+    );
+}
+
+/// Bound to every interface, it names an origin a client on this machine can send to and sign
+/// for (0.0.0.0 is neither), and says it listens on all of them.
+#[test]
+fn bound_to_all_interfaces_it_names_a_loopback_origin() {
+    let mut serve = Serve::start(&["--bind", "0.0.0.0"]);
+    let port = serve
+        .origin
+        .strip_prefix("http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("the origin {}", serve.origin))
+        .to_owned();
+    let banner = serve.banner();
+    assert!(
+        banner[0].starts_with(&format!(
+            "  (bound to 0.0.0.0:{port}: it listens on all interfaces;"
+        )),
+        "{banner:#?}"
+    );
+    let request = Request::new("GET", &serve.url("/photos")).unwrap();
+    let (status, body, _) = send(&consumer(), &request, "*/*");
+    assert_eq!(status, 200, "{body}");
+}
+
+/// An RSA signature is verified with the consumer's public key, which serve does not take: the
+/// request is refused for its method, which says what serve verifies, and each of those
+/// methods is verified.
+#[test]
+fn rsa_is_refused_for_its_method_and_the_methods_named_are_verified() {
+    let mut serve = Serve::start(&[]);
+    let banner = serve.banner();
+    assert!(
+        banner.iter().any(|l| l.starts_with(
+            "  signatures             HMAC-SHA1, HMAC-SHA256, HMAC-SHA512 and PLAINTEXT (PLAINTEXT, which sends the secrets, only at an https --origin); not RSA"
+        )),
+        "{banner:#?}"
+    );
+    let request = Request::new("GET", &serve.url("/photos")).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    for method in ["RSA-SHA1", "RSA-SHA256"] {
+        // What an RSA client sends: the signature is of no matter, the method is refused.
+        let header = format!(
+            "OAuth oauth_consumer_key=\"{}\", oauth_signature_method=\"{method}\", oauth_timestamp=\"{now}\", oauth_nonce=\"rsa{method}\", oauth_version=\"1.0\", oauth_signature=\"c2lnbmF0dXJl\"",
+            CONSUMER.0
+        );
+        let (status, body, _) = send_with(&request, &header, "*/*");
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(
+            form_field(&body, "oauth_problem").as_deref(),
+            Some("signature_method_rejected"),
+            "{body}"
+        );
+        let advice = form_field(&body, "oauth_problem_advice").unwrap();
+        assert!(
+            advice.starts_with(&format!("signature method \"{method}\" is not accepted; use HMAC-SHA1, HMAC-SHA256, HMAC-SHA512 or PLAINTEXT. {method} is verified with the consumer's RSA public key, which oauth1 serve does not take")),
+            "{advice}"
+        );
+    }
+    for method in [
+        oauth1_signer::SignatureMethod::HmacSha1,
+        oauth1_signer::SignatureMethod::HmacSha256,
+        oauth1_signer::SignatureMethod::HmacSha512,
+    ] {
+        let (status, body, _) = send(&consumer().with_method(method), &request, "*/*");
+        assert_eq!(status, 200, "{method:?}: {body}");
+    }
+}
+
+/// The credential endpoints take POST: another method is answered 405 with `Allow: POST`, in
+/// the Problem Reporting format (as JSON when asked), and nothing is verified or spent.
+#[test]
+fn the_credential_endpoints_answer_another_method_405() {
+    let serve = Serve::start(&[]);
+    let request = Request::new("POST", &serve.url("/oauth/request_token"))
+        .unwrap()
+        .with_callback("oob");
+    let (status, body, _) = send(&consumer(), &request, "*/*");
+    assert_eq!(status, 200, "{body}");
+    let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
+    let with_temporary = consumer().with_token(temporary.token().clone());
+    for (path, section) in [
+        ("/oauth/request_token", "§2.1"),
+        ("/oauth/access_token", "§2.3"),
+    ] {
+        let get = Request::new("GET", &serve.url(path)).unwrap();
+        let (status, body, headers) = send(&with_temporary, &get, "*/*");
+        assert_eq!(status, 405, "{path}: {body}");
+        assert_eq!(headers["allow"], "POST");
+        assert_eq!(headers["content-type"], "application/x-www-form-urlencoded");
+        let advice = form_field(&body, "oauth_problem_advice").unwrap();
+        assert!(
+            advice.contains(&format!("which takes POST (RFC 5849 {section})")),
+            "{advice}"
+        );
+        let (status, body, headers) = send(&with_temporary, &get, "application/json");
+        assert_eq!(status, 405, "{body}");
+        assert_eq!(headers["allow"], "POST");
+        let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(refusal["status"], 405);
+        assert_eq!(refusal["reason"], "method-not-allowed");
+        assert!(
+            refusal["oauth_problem_advice"]
+                .as_str()
+                .unwrap()
+                .contains("which takes POST"),
+            "{body}"
+        );
+    }
+    let put = Request::new("PUT", &serve.url("/oauth/access_token")).unwrap();
+    let (status, _, headers) = send(&with_temporary, &put, "*/*");
+    assert_eq!((status, &headers["allow"]), (405, &"POST".parse().unwrap()));
+}
+
+/// A request missing protocol parameters names them, in the form (Problem Reporting's
+/// `oauth_parameters_absent`) and in the JSON alike.
+#[test]
+fn the_parameters_absent_are_named_in_json_too() {
+    let serve = Serve::start(&[]);
+    let request = Request::new("GET", &serve.url("/photos")).unwrap();
+    let header = format!(
+        "OAuth oauth_consumer_key=\"{}\", oauth_signature_method=\"HMAC-SHA1\", oauth_signature=\"c2lnbmF0dXJl\"",
+        CONSUMER.0
+    );
+    let absent = |value: &str| {
+        let mut names: Vec<String> = value.split('&').map(str::to_owned).collect();
+        names.sort();
+        names
+    };
+    let (status, body, _) = send_with(&request, &header, "*/*");
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        absent(&form_field(&body, "oauth_parameters_absent").unwrap()),
+        ["oauth_nonce", "oauth_timestamp"],
+        "{body}"
+    );
+    let (status, body, _) = send_with(&request, &header, "application/json");
+    assert_eq!(status, 400, "{body}");
+    let refusal: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refusal["oauth_problem"], "parameter_absent");
+    assert_eq!(
+        absent(
+            refusal["oauth_parameters_absent"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{body}"))
+        ),
+        ["oauth_nonce", "oauth_timestamp"],
+        "{body}"
+    );
 }

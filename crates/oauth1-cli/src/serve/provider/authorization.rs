@@ -1,21 +1,32 @@
 //! The authorization endpoint (RFC 5849 §2.2): approved at once, or on a page that asks,
-//! whose decision only a POST carrying the page's anti-forgery token makes.
+//! whose decision only a POST carrying the page's anti-forgery token makes. A denial is sent
+//! back to the callback with `denied`, as providers such as X send it.
 
 use std::sync::PoisonError;
 
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::StatusCode;
-use oauth1_signer::Nonce;
+use oauth1_signer::{encode, Nonce};
 
-use super::{field, plain, plain_as, respond, Answer, Approve, Outcome, Provider};
+use super::{field, plain, respond, Answer, Approve, Outcome, Provider};
 use crate::terminal::value;
 
 /// Who approves, as the token credentials name their resource owner.
 const OWNER: &str = "test-user";
-/// The most authorization pages waiting for their decision (`--approve ask`); past it, the
-/// oldest are forgotten.
+/// The most temporary tokens whose authorization pages wait for their decision
+/// (`--approve ask`); past it, they are all forgotten, and their pages must be opened again.
 const MAX_FORMS: usize = 10_000;
+/// The most pages of one temporary token that stay valid together (the page opened again, in
+/// another tab, reloaded); past it, the oldest is forgotten.
+const PAGES_PER_TOKEN: usize = 8;
+
+/// What the resource owner decided on the page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Decision {
+    Approve,
+    Deny,
+}
 
 impl Provider {
     /// `GET /oauth/authorize?oauth_token=…`: approved at once, or a page that asks.
@@ -43,11 +54,16 @@ impl Provider {
             );
         };
         {
+            // Every page shown stays valid until the decision for its token.
             let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-            if forms.len() >= MAX_FORMS {
+            if forms.len() >= MAX_FORMS && !forms.contains_key(&token) {
                 forms.clear();
             }
-            forms.insert(token.clone(), csrf.as_str().to_owned());
+            let pages = forms.entry(token.clone()).or_default();
+            if pages.len() >= PAGES_PER_TOKEN {
+                pages.remove(0);
+            }
+            pages.push(csrf.as_str().to_owned());
         }
         let page = format!(
             "<!doctype html><title>Authorize {consumer}</title>\
@@ -78,27 +94,75 @@ impl Provider {
     pub(super) async fn decide(&self, body: &[u8]) -> Answer {
         let token = field(body, "oauth_token").unwrap_or_default();
         let csrf = field(body, "csrf").unwrap_or_default();
-        let shown = {
+        let decision = field(body, "decision");
+        let decided = {
             let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-            // One decision per page shown; a forged one spends nothing.
-            let matches = forms.get(&token).is_some_and(|expected| *expected == csrf);
-            matches.then(|| forms.remove(&token))
+            // A forged decision, or one that decides nothing, spends nothing.
+            let shown = (forms.get(&token)).is_some_and(|pages| pages.contains(&csrf));
+            let decided = match decision.as_deref() {
+                Some("approve") => Some(Decision::Approve),
+                Some("deny") => Some(Decision::Deny),
+                _ => None,
+            };
+            if shown && decided.is_some() {
+                // One decision per token: every page shown for it is spent.
+                forms.remove(&token);
+            }
+            shown.then_some(decided)
         };
-        if shown.is_none() {
-            return plain(
+        match decided {
+            None => plain(
                 StatusCode::FORBIDDEN,
                 "forged-decision",
                 "this decision was not sent from the authorization page: open it again",
+            ),
+            Some(None) => plain(
+                StatusCode::BAD_REQUEST,
+                "unknown-decision",
+                &format!(
+                    "the field decision is {}: send decision=approve or decision=deny, as the page's buttons do; nothing was decided, and the page still holds",
+                    decision.map_or("missing".to_owned(), |d| format!("\"{}\"", d.escape_default()))
+                ),
+            ),
+            Some(Some(Decision::Approve)) => self.approved(&token).await,
+            Some(Some(Decision::Deny)) => self.denied(&token).await,
+        }
+    }
+
+    /// The denial of `token`: its temporary credentials stay unapproved. With a callback, a
+    /// redirect to it with `oauth_token` and `denied` (the token again) added to its query, so
+    /// that the application learns of it; for `oob`, a page that says so.
+    async fn denied(&self, token: &str) -> Answer {
+        let pending = match self.issuer.pending(token).await {
+            Ok(pending) => pending,
+            Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
+        };
+        if pending.callback == "oob" {
+            let mut response = respond(
+                StatusCode::OK,
+                "text/plain; charset=utf-8",
+                "Denied: these temporary credentials stay unapproved, and the application's token request will be refused (permission_unknown).\n".to_owned(),
             );
+            guard(response.headers_mut());
+            return (response, Outcome::new("denied", None));
         }
-        if field(body, "decision").as_deref() == Some("approve") {
-            return self.approved(&token).await;
+        let mut url = pending.callback;
+        url.push(if url.contains('?') { '&' } else { '?' });
+        url.push_str("oauth_token=");
+        encode::encode(token.as_bytes()).append_to(&mut url);
+        url.push_str("&denied=");
+        encode::encode(token.as_bytes()).append_to(&mut url);
+        let mut response = respond(
+            StatusCode::FOUND,
+            "text/plain; charset=utf-8",
+            String::new(),
+        );
+        if let Ok(location) = HeaderValue::from_str(&url) {
+            response.headers_mut().insert(header::LOCATION, location);
         }
-        plain_as(
-            StatusCode::OK,
-            "denied",
-            "Denied: these temporary credentials stay unapproved, and the application's token request will be refused (permission_unknown).",
-        )
+        guard(response.headers_mut());
+        let detail = Some("redirected to the callback with denied".to_owned());
+        (response, Outcome::new("denied", detail))
     }
 
     /// The approval of `token`: a redirect to the callback, or the verifier for `oob`.
@@ -107,7 +171,8 @@ impl Provider {
             Ok(approved) => approved,
             Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
         };
-        let detail = Some(format!("oauth_verifier {}", value(approved.verifier())));
+        // The verifier stays off the terminal and the log: with the temporary credentials, it
+        // gets token credentials. The browser has it (the redirect, or the oob page).
         if let Some(redirect) = approved.redirect() {
             let mut response = respond(
                 StatusCode::FOUND,
@@ -118,6 +183,7 @@ impl Provider {
                 response.headers_mut().insert(header::LOCATION, location);
             }
             guard(response.headers_mut());
+            let detail = Some("redirected to the callback with oauth_verifier".to_owned());
             return (response, Outcome::new("approved", detail));
         }
         let mut response = respond(
@@ -129,6 +195,7 @@ impl Provider {
             ),
         );
         guard(response.headers_mut());
+        let detail = Some("oauth_verifier shown on the page (oob)".to_owned());
         (response, Outcome::new("approved", detail))
     }
 }
