@@ -47,6 +47,8 @@ fn verifier_for(line: &Value, per_second: u32) -> Verifier<Held, MemoryNonceStor
                 .allow_plaintext_over_http(true),
         )
         .with_diagnosis(per_second)
+        // Time enough for a debug build on a busy machine: these tests are about what is named.
+        .with_diagnosis_cost(64 << 20, std::time::Duration::from_secs(60))
 }
 
 /// Causes found only from the URL as the client wrote it, which a server never sees.
