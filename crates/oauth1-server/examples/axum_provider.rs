@@ -23,8 +23,9 @@
 //! it as any such form must: against cross-site request forgery, a token of the page's own that
 //! the approving POST must carry (another site can make the browser POST, but cannot read the
 //! page to learn the token); against clickjacking, `X-Frame-Options: DENY` and
-//! `Content-Security-Policy: frame-ancestors 'none'`, so that no other site can frame the page
-//! and trick a click on its button. A real provider signs its users in with a session cookie,
+//! `Content-Security-Policy: frame-ancestors 'none'` (with the rest of
+//! `AUTHORIZATION_PAGE_HEADERS`), so that no other site can frame the page and trick a click
+//! on its button. A real provider signs its users in with a session cookie,
 //! which a forged POST would carry: that is what the token defends.
 
 use std::collections::HashMap;
@@ -41,6 +42,7 @@ use oauth1_server::tower::{rejection, VerifyLayer};
 use oauth1_server::{
     Callbacks, ConsumerCredential, Issuer, MemoryCredentials, MemoryNonceStore,
     MemoryTemporaryStore, PublicOrigin, Verified, Verifier, VerifyError, WithTemporary,
+    AUTHORIZATION_PAGE_HEADERS,
 };
 use oauth1_signer::{Nonce, Realm, Request, Secret};
 use subtle::ConstantTimeEq;
@@ -137,20 +139,6 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The headers of every authorization page: no framing by other sites (clickjacking), no
-/// script, forms posted only here, and the page's URL (with its token) neither cached nor
-/// sent on as a referrer.
-const PAGE_HEADERS: [(header::HeaderName, &str); 5] = [
-    (header::X_FRAME_OPTIONS, "DENY"),
-    (
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
-    ),
-    (header::CACHE_CONTROL, "no-store"),
-    (header::REFERRER_POLICY, "no-referrer"),
-    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-];
-
 /// The authorization page: which consumer asks, and a sign-in form that approves, carrying a
 /// fresh anti-forgery token that the POST must send back.
 async fn authorize_page(State(provider): State<Arc<Provider>>, uri: Uri) -> Response {
@@ -183,7 +171,7 @@ async fn authorize_page(State(provider): State<Arc<Provider>>, uri: Uri) -> Resp
         escape(&token),
         csrf.as_str()
     );
-    (PAGE_HEADERS, Html(page)).into_response()
+    (AUTHORIZATION_PAGE_HEADERS, Html(page)).into_response()
 }
 
 /// Whether the POST carries the anti-forgery token of the page shown for `token`.

@@ -110,7 +110,8 @@ pub use macs::DEFAULT_MAC_CACHE;
 pub use memory::{MemoryCredentials, MemoryNonceStore, DEFAULT_NONCE_CAPACITY};
 pub use provider::{
     Approval, Approved, AuthorizeError, Issued, Issuer, MemoryTemporaryStore, Pending,
-    TemporaryRecord, TemporaryStore, WithTemporary, DEFAULT_TEMPORARY_LIFETIME,
+    TemporaryRecord, TemporaryStore, WithTemporary, AUTHORIZATION_PAGE_HEADERS,
+    DEFAULT_TEMPORARY_LIFETIME,
 };
 // The key policy lives beside `PublicKey`; named here too, where the verifier applies it.
 #[cfg(feature = "rsa")]

@@ -6,6 +6,22 @@ use super::{
 use crate::store::{CredentialStore, NonceStore, TokenStore};
 use oauth1_signer::{encode, Secret, Timestamp};
 
+/// The headers to answer the resource owner's authorization page (§2.2) with, and its
+/// decision: no framing by another site (a framed Approve button can be clicked by a page
+/// the owner did not mean to trust), no script and forms posted only to this origin, and the
+/// page's URL, which carries the temporary token, neither cached nor sent on as a referrer.
+/// Names in lower case, as HTTP/2 writes them.
+pub const AUTHORIZATION_PAGE_HEADERS: [(&str, &str); 5] = [
+    ("x-frame-options", "DENY"),
+    (
+        "content-security-policy",
+        "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("cache-control", "no-store"),
+    ("referrer-policy", "no-referrer"),
+    ("x-content-type-options", "nosniff"),
+];
+
 impl<C, N, T> Issuer<C, N, T>
 where
     C: CredentialStore + TokenStore + Sync,

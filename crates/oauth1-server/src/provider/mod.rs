@@ -26,6 +26,7 @@ mod temporary;
 mod token;
 
 pub use answers::{Approved, AuthorizeError, Issued, Pending};
+pub use authorize::AUTHORIZATION_PAGE_HEADERS;
 pub use temporary::{
     Approval, MemoryTemporaryStore, TemporaryRecord, TemporaryStore, WithTemporary,
 };

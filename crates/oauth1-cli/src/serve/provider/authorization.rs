@@ -200,20 +200,15 @@ impl Provider {
     }
 }
 
-/// The headers of the authorization answers: not framed by other sites, no script, forms
-/// posted only here, the URL (with its token) neither cached nor sent on as a referrer.
+/// The headers of the authorization answers ([`AUTHORIZATION_PAGE_HEADERS`]).
+///
+/// [`AUTHORIZATION_PAGE_HEADERS`]: oauth1_server::AUTHORIZATION_PAGE_HEADERS
 fn guard(headers: &mut HeaderMap) {
-    for (name, value) in [
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
-        ),
-        (header::CACHE_CONTROL, "no-store"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
+    for (name, value) in oauth1_server::AUTHORIZATION_PAGE_HEADERS {
+        headers.insert(
+            header::HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
     }
 }
 
