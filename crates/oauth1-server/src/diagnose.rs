@@ -226,8 +226,12 @@ impl Budget {
         budget
     }
 
-    /// Marks a diagnosis as running, unless one already is.
+    /// Marks a diagnosis as running, unless one already is, or others wait for their turn
+    /// (which a newcomer does not take).
     pub(crate) fn start(&self) -> Option<Running<'_>> {
+        if self.waiting.load(Ordering::Acquire) > 0 {
+            return None;
+        }
         self.gate.try_acquire()
     }
 
@@ -571,6 +575,17 @@ mod tests {
         );
         drop(first);
         assert!(poll_once(second.as_mut()).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_newcomer_does_not_take_the_turn_of_one_that_waits() {
+        let budget = Budget::new(10).with_queue(2);
+        let running = budget.start().unwrap();
+        let mut first = std::pin::pin!(budget.wait());
+        assert!(poll_once(first.as_mut()).is_none());
+        drop(running);
+        assert!(budget.start().is_none(), "the one that waits goes first");
+        assert!(poll_once(first.as_mut()).unwrap().is_some());
     }
 
     #[test]

@@ -214,7 +214,13 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
     ///
     /// A diagnosis names a mistake only when a signature made with the server's secrets
     /// reproduces the client's, so it tells nothing to a client without them; unknown
-    /// credentials are answered "not found", as a wrong secret is. It does let a client tell,
+    /// credentials are answered "not found", as a wrong secret is. Some mistakes leave one
+    /// secret out of the key, though (`key-token-secret-missing`, a key of the consumer
+    /// secret alone): a client that guesses the consumer secret and signs with it alone is
+    /// told when the guess is right, without the token secret, at most `per_second` guesses
+    /// a second. Against secrets of enough entropy (the 128 bits and more a provider should
+    /// issue) that tells nothing either; against guessable ones, keep the diagnosis off. It
+    /// does let a client tell,
     /// by the time the answer takes, a consumer key the server knows from one it does not,
     /// and likewise a token (`oauth_token`) of a known consumer: a known pair is searched,
     /// for up to the diagnosis's time, an unknown one is not. Consumer keys and tokens are
