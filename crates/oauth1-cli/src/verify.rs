@@ -174,6 +174,7 @@ pub(crate) fn one(mut args: VerifyArgs) -> Result<(), String> {
             args.authorization.as_deref(),
             (consumer_secret.as_deref(), args.token_secret.as_deref()),
             args.allow_plaintext_over_http,
+            (now, args.timestamp_window),
         ),
         Err(e) => invalid(&e),
     }
@@ -285,6 +286,7 @@ fn without_nonce(
     authorization: Option<&str>,
     (consumer_secret, token_secret): (Option<&str>, Option<&str>),
     over_http: bool,
+    (now, window): (Timestamp, u64),
 ) -> Result<(), String> {
     use subtle::ConstantTimeEq;
     if request.url().scheme() == "http" && !over_http {
@@ -315,14 +317,44 @@ fn without_nonce(
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    let refused = |detail: &str| -> Result<(), String> {
-        say!("invalid: {}", Reason::BadSignature);
+    let refused_for = |reason: Reason, detail: &str| -> Result<(), String> {
+        say!("invalid: {reason}");
         say!("detail:        {detail}");
-        Err(format!(
-            "the request does not verify ({})",
-            Reason::BadSignature
-        ))
+        Err(format!("the request does not verify ({reason})"))
     };
+    let refused = |detail: &str| refused_for(Reason::BadSignature, detail);
+    // The checks a request with its nonce would pass too, for what it does send.
+    if let Some(version) = get("oauth_version").filter(|v| *v != "1.0") {
+        return refused_for(
+            Reason::BadVersion,
+            &format!(
+                "oauth_version \"{}\" is not supported: send 1.0 or leave it out",
+                version.escape_default()
+            ),
+        );
+    }
+    if get("oauth_body_hash").is_some() {
+        return refused_for(
+            Reason::BadBodyHash,
+            "oauth_body_hash is not checked without a nonce: leave it out, or send oauth_timestamp and oauth_nonce and verify without --plaintext-without-nonce",
+        );
+    }
+    let sent_at = get("oauth_timestamp");
+    if let Some(sent_at) = sent_at {
+        let fresh = sent_at
+            .parse::<u64>()
+            .is_ok_and(|t| t.abs_diff(now.as_secs()) <= window);
+        if !fresh {
+            return refused_for(
+                Reason::StaleTimestamp,
+                &format!(
+                    "oauth_timestamp \"{}\" is not within {window} seconds of {}: send the current time in seconds, or leave it out",
+                    sent_at.escape_default(),
+                    now.as_secs()
+                ),
+            );
+        }
+    }
     let Some(consumer_secret) = consumer_secret else {
         return refused("the consumer has no shared secret, so PLAINTEXT cannot verify");
     };
@@ -340,8 +372,13 @@ fn without_nonce(
         );
     }
     say!("valid");
+    let left_out = if sent_at.is_some() {
+        "oauth_nonce"
+    } else {
+        "oauth_timestamp and oauth_nonce"
+    };
     say!(
-        "note:          PLAINTEXT without oauth_timestamp and oauth_nonce, as RFC 5849 §3.1 allows; nothing tells a replay of this request from the request itself, so a server of this project's refuses it (missing-parameter)"
+        "note:          PLAINTEXT without {left_out}, as RFC 5849 §3.1 allows: the signature was compared in constant time, and nothing protects this request from replay, so a server of this project's refuses it (missing-parameter)"
     );
     say!(
         "consumer key:  {}",

@@ -948,4 +948,27 @@ fn plaintext_without_timestamp_and_nonce_is_checked_on_request() {
         &["--plaintext-without-nonce", "--allow-plaintext-over-http"],
     );
     assert_eq!(code, Some(0));
+    // What it does send is checked as a request with its nonce is: its version, its timestamp
+    // (within the window of --now), and a body hash is not taken unchecked.
+    let with = |more: &str| format!("{right}, {more}");
+    let now = ["--plaintext-without-nonce", "--now", "1700000000"];
+    for (more, reason) in [
+        ("oauth_version=\"2.0\"", "bad-version"),
+        ("oauth_timestamp=\"1\"", "stale-timestamp"),
+        ("oauth_timestamp=\"soon\"", "stale-timestamp"),
+        ("oauth_body_hash=\"zzz\"", "bad-body-hash"),
+    ] {
+        let (code, out) = verify(url, &with(more), &now);
+        assert_eq!(code, Some(1), "{more}: {out}");
+        assert!(
+            out.starts_with(&format!("invalid: {reason}\n")),
+            "{more}: {out}"
+        );
+    }
+    let (code, out) = verify(url, &with("oauth_timestamp=\"1700000100\""), &now);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.starts_with("valid\nnote:          PLAINTEXT without oauth_nonce, as RFC 5849 §3.1 allows: the signature was compared in constant time, and nothing protects this request from replay"),
+        "{out}"
+    );
 }
