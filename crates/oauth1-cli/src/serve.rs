@@ -8,6 +8,7 @@
 //! the client signed for.
 
 mod credentials;
+mod host;
 mod provider;
 mod record;
 
@@ -28,8 +29,14 @@ use record::Lines;
 
 /// The most time a client has to send its request line and headers.
 const HEAD_DEADLINE: Duration = Duration::from_secs(10);
-/// The most time one exchange is served, from its first byte to the answer's last.
-const CONNECTION_DEADLINE: Duration = Duration::from_secs(60);
+/// How long a connection is kept: past it, the exchange in flight is answered (within
+/// [`provider::EXCHANGE_DEADLINE`]) and the connection closed, so that a client that sends
+/// request after request on one connection is never cut in the middle of one. An idle
+/// connection is closed sooner, at [`HEAD_DEADLINE`] without a request.
+const CONNECTION_LIFETIME: Duration = Duration::from_secs(60);
+/// After the exchange's deadline, the time its answer has to be written before the
+/// connection is dropped (a client that does not read its answer holds a slot).
+const WRITE_GRACE: Duration = Duration::from_secs(10);
 /// The most connections served at once; another waits for a slot.
 const MAX_CONNECTIONS: usize = 256;
 
@@ -43,7 +50,7 @@ pub(crate) struct ServeArgs {
     /// can use the consumers it knows); 0.0.0.0 or :: for all interfaces.
     #[arg(long, value_name = "ADDRESS", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub(crate) bind: IpAddr,
-    /// The origin clients sign for [default: http://ADDRESS:PORT, with 127.0.0.1 or [::1]
+    /// The origin clients sign for [default: http://ADDRESS:PORT, with 127.0.0.1 or ::1
     /// for 0.0.0.0 or ::]; a client that signs for another one is told which it used.
     #[arg(long, value_name = "URL")]
     pub(crate) origin: Option<String>,
@@ -119,7 +126,12 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
             .map_err(|e| format!("the origin http://{bound}: {e}"))?,
     };
     let (lines, written) = Lines::start();
-    let provider = Arc::new(Provider::new(&known, origin.clone(), args, lines.clone())?);
+    let provider = Arc::new(Provider::new(
+        &known,
+        (origin.clone(), bound),
+        args,
+        lines.clone(),
+    )?);
     announce(&origin, bound, &known, args);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -282,13 +294,39 @@ async fn accept(listener: tokio::net::TcpListener, provider: Arc<Provider>) {
                 let provider = Arc::clone(&provider);
                 async move { Ok::<_, std::convert::Infallible>(provider.answer(request).await) }
             });
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEAD_DEADLINE)
-                .serve_connection(TokioIo::new(stream), service);
-            let _ = tokio::time::timeout(CONNECTION_DEADLINE, connection).await;
+            let last = provider::EXCHANGE_DEADLINE + WRITE_GRACE;
+            serve_connection(stream, service, CONNECTION_LIFETIME, last).await;
             drop(slot);
         });
+    }
+}
+
+/// Serves one connection for at most `lifetime`: past it, the exchange in flight is answered
+/// (for at most `last` more) and the connection closed, never cut in the middle of one.
+async fn serve_connection<S>(
+    stream: tokio::net::TcpStream,
+    service: S,
+    lifetime: Duration,
+    last: Duration,
+) where
+    S: hyper::service::Service<
+        hyper::Request<hyper::body::Incoming>,
+        Response = hyper::Response<http_body_util::Full<hyper::body::Bytes>>,
+        Error = std::convert::Infallible,
+    >,
+    S::Future: Send + 'static,
+{
+    let connection = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEAD_DEADLINE)
+        .serve_connection(TokioIo::new(stream), service);
+    let mut connection = std::pin::pin!(connection);
+    if tokio::time::timeout(lifetime, connection.as_mut())
+        .await
+        .is_err()
+    {
+        connection.as_mut().graceful_shutdown();
+        let _ = tokio::time::timeout(last, connection).await;
     }
 }
 
@@ -309,5 +347,86 @@ async fn stopped() -> Result<(), String> {
         tokio::signal::ctrl_c()
             .await
             .map_err(|e| format!("listening for Ctrl-C: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead, BufReader, Write};
+    use std::time::{Duration, Instant};
+
+    /// A client that sends request after request on one connection, past the connection's
+    /// lifetime, has each answered: the one in flight when the lifetime ends is finished, and
+    /// the connection closed after it, not dropped in its middle.
+    #[test]
+    fn a_connection_past_its_lifetime_finishes_the_exchange_in_flight() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let address = listener.local_addr().unwrap();
+        runtime.spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            // Each answer takes 300 ms: the lifetime of 1 s ends during one.
+            let service = hyper::service::service_fn(|_| async {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                Ok(hyper::Response::new(http_body_util::Full::new(
+                    hyper::body::Bytes::from_static(b"ok"),
+                )))
+            });
+            super::serve_connection(
+                stream,
+                service,
+                Duration::from_secs(1),
+                Duration::from_secs(5),
+            )
+            .await;
+        });
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let started = Instant::now();
+        let mut answered = 0;
+        let closed = loop {
+            assert!(started.elapsed() < Duration::from_secs(8), "never closed");
+            if stream
+                .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                .is_err()
+            {
+                break false;
+            }
+            // The status line, the headers, then the body of two bytes.
+            let mut status = String::new();
+            if reader.read_line(&mut status).unwrap_or(0) == 0 {
+                break false;
+            }
+            assert!(status.starts_with("HTTP/1.1 200"), "{status:?}");
+            let mut close = false;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                close |= line.eq_ignore_ascii_case("connection: close\r\n");
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = [0; 2];
+            std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+            answered += 1;
+            if close {
+                break true;
+            }
+        };
+        assert!(
+            closed,
+            "a request was left unanswered after {answered} answers"
+        );
+        assert!(answered >= 3, "{answered}");
     }
 }

@@ -47,6 +47,12 @@ pub(super) const METHODS_TEXT: &str = "HMAC-SHA1, HMAC-SHA256, HMAC-SHA512 and P
 
 /// The most bytes of a body read, as the server crate's tower layer reads.
 const BODY_LIMIT: usize = 1 << 20;
+/// The most time a body may take to arrive once its head has: a client on this machine sends
+/// 1 MiB in milliseconds, and one that trickles holds a connection slot.
+const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+/// The most time one exchange is answered in, from its head read to its answer made (the body,
+/// the verification and a diagnosis's wait in the queue included).
+pub(super) const EXCHANGE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 /// No limit a second on the diagnoses: they run one at a time, so they hold one thread at
 /// most, and a client's tests may send many bad signatures in a second.
 const DIAGNOSES_PER_SECOND: u32 = u32::MAX;
@@ -61,6 +67,8 @@ const DIAGNOSIS_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// what it records.
 pub(super) struct Provider {
     issuer: Issuing,
+    /// The address it listens on, which a client on this machine reaches it at.
+    listening: std::net::SocketAddr,
     /// The origin clients sign for; without `--origin`, a loopback name the client reached
     /// this port by is taken instead ([`origin_of`](Self::origin_of)).
     origin: PublicOrigin,
@@ -119,7 +127,7 @@ enum Endpoint {
 impl Provider {
     pub(super) fn new(
         known: &Known,
-        origin: Url,
+        (origin, listening): (Url, std::net::SocketAddr),
         args: &ServeArgs,
         lines: Lines,
     ) -> Result<Self, String> {
@@ -156,6 +164,7 @@ impl Provider {
         };
         Ok(Provider {
             issuer: Issuer::new(verifier),
+            listening,
             origin: PublicOrigin::Fixed(origin),
             fixed: args.origin.is_some(),
             keys: known.describe_keys(),
@@ -203,12 +212,42 @@ impl Provider {
     pub(super) async fn answer(&self, request: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
         let (parts, body) = request.into_parts();
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        let (response, outcome) = self.route(&parts, body).await;
+        let (response, outcome) =
+            match tokio::time::timeout(EXCHANGE_DEADLINE, self.route(&parts, body)).await {
+                Ok(answer) => answer,
+                Err(_) => plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too-slow",
+                    &format!(
+                        "no answer within {} s (bad signatures waiting for their diagnosis, one at a time): send it again",
+                        EXCHANGE_DEADLINE.as_secs()
+                    ),
+                ),
+            };
         self.record(parts.method.as_str(), target, response.status(), &outcome);
         response
     }
 
+    /// 421 to a request whose `Host` names another server ([`super::host::check`]).
+    fn misdirected(&self, headers: &HeaderMap) -> Option<Answer> {
+        let PublicOrigin::Fixed(origin) = &self.origin else {
+            return None;
+        };
+        let host = super::host::check(headers, self.listening, origin).err()?;
+        Some(plain(
+            StatusCode::MISDIRECTED_REQUEST,
+            "misdirected",
+            &format!(
+                "this server answers requests for {origin} and its loopback names only, and this one's Host is {host} (a web page may be trying to reach it): send it to {origin}, or start oauth1 serve with --origin set to the origin clients use",
+                origin = self.base
+            ),
+        ))
+    }
+
     async fn route(&self, parts: &Parts, body: Incoming) -> Answer {
+        if let Some(answer) = self.misdirected(&parts.headers) {
+            return answer;
+        }
         let path = parts.uri.path();
         let endpoint = match (path, &parts.method) {
             ("/oauth/request_token", &Method::POST) => Some(Endpoint::Temporary),
@@ -636,7 +675,19 @@ fn echo(verified: &Verified, request: &Request<'_>, note: Option<&str>) -> Answe
 
 /// The body, at most [`BODY_LIMIT`] bytes of it.
 async fn read(body: Incoming) -> Result<Bytes, Answer> {
-    match Limited::new(body, BODY_LIMIT).collect().await {
+    let Ok(read) =
+        tokio::time::timeout(BODY_DEADLINE, Limited::new(body, BODY_LIMIT).collect()).await
+    else {
+        return Err(plain(
+            StatusCode::REQUEST_TIMEOUT,
+            "body-too-slow",
+            &format!(
+                "the body did not arrive within {} s: send it whole at once",
+                BODY_DEADLINE.as_secs()
+            ),
+        ));
+    };
+    match read {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<LengthLimitError>() => Err(plain(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -392,6 +392,66 @@ fn bad_signatures_sent_together_are_each_diagnosed() {
     assert_eq!(slow.join().unwrap(), 401);
 }
 
+/// A body that trickles is given up after its deadline, answered 408 with why, so that a
+/// client that stops sending does not hold a connection slot for the exchange's whole time.
+#[test]
+fn a_body_that_does_not_arrive_is_answered_408() {
+    use std::io::Write;
+    let serve = Serve::start(&[]);
+    let address = serve.origin.strip_prefix("http://").unwrap().to_owned();
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream
+        .write_all(
+            format!("POST /photos HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na=b").as_bytes(),
+        )
+        .unwrap();
+    let started = Instant::now();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(
+        answer.contains("the body did not arrive within 10 s"),
+        "{answer}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+/// A request whose Host names another server (a web page that rebound its own name to this
+/// machine's address sends its own name) is refused with 421 before anything is read or said
+/// of the consumers; the loopback names are this server.
+#[test]
+fn a_request_for_another_host_is_misdirected() {
+    let serve = Serve::start(&[]);
+    let port = serve.origin.rsplit(':').next().unwrap().to_owned();
+    let request = Request::new("GET", &serve.url("/photos")).unwrap();
+    let stranger = Signer::new(Consumer::new("someone-else", "s"));
+    let header = stranger.sign_now(&request).unwrap().authorization();
+    for (host, status) in [
+        (format!("evil.example:{port}"), 421),
+        ("evil.example".to_owned(), 421),
+        (format!("localhost:{port}"), 401),
+    ] {
+        let answer = client()
+            .get(serve.url("/photos"))
+            .header("host", &host)
+            .header("authorization", &header)
+            .send()
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), status, "{host}");
+        let body = answer.text().unwrap();
+        if status == 421 {
+            assert!(
+                body.contains("a web page may be trying to reach it"),
+                "{body}"
+            );
+            assert!(!body.contains("serve-consumer"), "{body}");
+        }
+    }
+}
+
 /// A consumer key the server does not know is named, with the ones it knows.
 #[test]
 fn an_unknown_consumer_key_is_named() {
