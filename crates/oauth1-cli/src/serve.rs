@@ -29,14 +29,12 @@ use record::Lines;
 
 /// The most time a client has to send its request line and headers.
 const HEAD_DEADLINE: Duration = Duration::from_secs(10);
-/// How long a connection is kept: past it, the exchange in flight is answered (within
-/// [`provider::EXCHANGE_DEADLINE`]) and the connection closed, so that a client that sends
-/// request after request on one connection is never cut in the middle of one. An idle
-/// connection is closed sooner, at [`HEAD_DEADLINE`] without a request.
-const CONNECTION_LIFETIME: Duration = Duration::from_secs(60);
-/// After the exchange's deadline, the time its answer has to be written before the
-/// connection is dropped (a client that does not read its answer holds a slot).
-const WRITE_GRACE: Duration = Duration::from_secs(10);
+/// How long a connection may go without a request starting or an answer being made before
+/// it is dropped: longer than any exchange takes ([`provider::EXCHANGE_DEADLINE`], and the
+/// time to write its answer), so that only a connection whose client does not read its
+/// answers is (an idle one is closed at [`HEAD_DEADLINE`] without a request). A client that
+/// sends request after request on one connection is never cut in the middle of one.
+const STUCK_AFTER: Duration = Duration::from_secs(80);
 /// The most connections served at once; another waits for a slot.
 const MAX_CONNECTIONS: usize = 256;
 
@@ -294,39 +292,60 @@ async fn accept(listener: tokio::net::TcpListener, provider: Arc<Provider>) {
                 let provider = Arc::clone(&provider);
                 async move { Ok::<_, std::convert::Infallible>(provider.answer(request).await) }
             });
-            let last = provider::EXCHANGE_DEADLINE + WRITE_GRACE;
-            serve_connection(stream, service, CONNECTION_LIFETIME, last).await;
+            serve_connection(stream, service, STUCK_AFTER).await;
             drop(slot);
         });
     }
 }
 
-/// Serves one connection for at most `lifetime`: past it, the exchange in flight is answered
-/// (for at most `last` more) and the connection closed, never cut in the middle of one.
-async fn serve_connection<S>(
-    stream: tokio::net::TcpStream,
-    service: S,
-    lifetime: Duration,
-    last: Duration,
-) where
+/// Serves one connection until it closes, or until `stuck` has passed without a request
+/// starting or an answer being made: then it is dropped.
+async fn serve_connection<S>(stream: tokio::net::TcpStream, service: S, stuck: Duration)
+where
     S: hyper::service::Service<
-        hyper::Request<hyper::body::Incoming>,
-        Response = hyper::Response<http_body_util::Full<hyper::body::Bytes>>,
-        Error = std::convert::Infallible,
-    >,
+            hyper::Request<hyper::body::Incoming>,
+            Response = hyper::Response<http_body_util::Full<hyper::body::Bytes>>,
+            Error = std::convert::Infallible,
+        > + Send
+        + Sync
+        + 'static,
     S::Future: Send + 'static,
 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let started = tokio::time::Instant::now();
+    let since = move || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    // When a request last started or an answer was last made, in milliseconds since `started`.
+    let progress = Arc::new(AtomicU64::new(0));
+    let service = Arc::new(service);
+    let counted = {
+        let progress = Arc::clone(&progress);
+        hyper::service::service_fn(move |request| {
+            progress.store(since(), Ordering::Relaxed);
+            let answer = hyper::service::Service::call(&*service, request);
+            let progress = Arc::clone(&progress);
+            async move {
+                let answer = answer.await;
+                progress.store(since(), Ordering::Relaxed);
+                answer
+            }
+        })
+    };
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(HEAD_DEADLINE)
-        .serve_connection(TokioIo::new(stream), service);
+        .serve_connection(TokioIo::new(stream), counted);
     let mut connection = std::pin::pin!(connection);
-    if tokio::time::timeout(lifetime, connection.as_mut())
-        .await
-        .is_err()
-    {
-        connection.as_mut().graceful_shutdown();
-        let _ = tokio::time::timeout(last, connection).await;
+    let check = (stuck / 4).max(Duration::from_millis(10));
+    loop {
+        tokio::select! {
+            _ = connection.as_mut() => return,
+            () = tokio::time::sleep(check) => {
+                let still = since().saturating_sub(progress.load(Ordering::Relaxed));
+                if u128::from(still) > stuck.as_millis() {
+                    return;
+                }
+            }
+        }
     }
 }
 
@@ -352,40 +371,51 @@ async fn stopped() -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::{BufRead, BufReader, Read, Write};
     use std::time::{Duration, Instant};
 
-    /// A client that sends request after request on one connection, past the connection's
-    /// lifetime, has each answered: the one in flight when the lifetime ends is finished, and
-    /// the connection closed after it, not dropped in its middle.
-    #[test]
-    fn a_connection_past_its_lifetime_finishes_the_exchange_in_flight() {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
+    /// Serves one connection with answers of `size` bytes, each after `delay`, dropped when
+    /// stuck for `stuck`; its address, and a receiver told when the connection ends.
+    fn one_connection(
+        runtime: &tokio::runtime::Runtime,
+        size: usize,
+        delay: Duration,
+        stuck: Duration,
+    ) -> (std::net::SocketAddr, std::sync::mpsc::Receiver<()>) {
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
         let address = listener.local_addr().unwrap();
+        let (ended, end) = std::sync::mpsc::channel();
         runtime.spawn(async move {
             let (stream, _) = listener.accept().await.unwrap();
-            // Each answer takes 300 ms: the lifetime of 1 s ends during one.
-            let service = hyper::service::service_fn(|_| async {
-                tokio::time::sleep(Duration::from_millis(300)).await;
+            let service = hyper::service::service_fn(move |_| async move {
+                tokio::time::sleep(delay).await;
                 Ok(hyper::Response::new(http_body_util::Full::new(
-                    hyper::body::Bytes::from_static(b"ok"),
+                    hyper::body::Bytes::from(vec![b'x'; size]),
                 )))
             });
-            super::serve_connection(
-                stream,
-                service,
-                Duration::from_secs(1),
-                Duration::from_secs(5),
-            )
-            .await;
+            super::serve_connection(stream, service, stuck).await;
+            let _ = ended.send(());
         });
+        (address, end)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    /// A client that sends request after request on one connection, for longer than a
+    /// connection may go without progress, has every one answered: progress keeps it.
+    #[test]
+    fn a_connection_in_use_is_kept_however_long() {
+        let runtime = runtime();
+        let stuck = Duration::from_millis(500);
+        let (address, _) = one_connection(&runtime, 2, Duration::from_millis(100), stuck);
         let mut stream = std::net::TcpStream::connect(address).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))
@@ -393,40 +423,53 @@ mod tests {
         let mut reader = BufReader::new(stream.try_clone().unwrap());
         let started = Instant::now();
         let mut answered = 0;
-        let closed = loop {
-            assert!(started.elapsed() < Duration::from_secs(8), "never closed");
-            if stream
+        while started.elapsed() < stuck * 4 {
+            stream
                 .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                .is_err()
-            {
-                break false;
-            }
-            // The status line, the headers, then the body of two bytes.
+                .unwrap();
             let mut status = String::new();
-            if reader.read_line(&mut status).unwrap_or(0) == 0 {
-                break false;
-            }
-            assert!(status.starts_with("HTTP/1.1 200"), "{status:?}");
-            let mut close = false;
+            reader.read_line(&mut status).unwrap();
+            assert!(
+                status.starts_with("HTTP/1.1 200"),
+                "{status:?} after {answered}"
+            );
             loop {
                 let mut line = String::new();
                 reader.read_line(&mut line).unwrap();
-                close |= line.eq_ignore_ascii_case("connection: close\r\n");
                 if line == "\r\n" {
                     break;
                 }
             }
             let mut body = [0; 2];
-            std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+            reader.read_exact(&mut body).unwrap();
             answered += 1;
-            if close {
-                break true;
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        assert!(answered >= 5, "{answered}");
+    }
+
+    /// A client that sends requests and never reads their answers holds its connection only
+    /// until it has gone `stuck` without progress: then the connection is dropped.
+    #[test]
+    fn a_connection_whose_answers_are_not_read_is_dropped() {
+        let runtime = runtime();
+        let stuck = Duration::from_millis(500);
+        let (address, end) = one_connection(&runtime, 4 << 20, Duration::ZERO, stuck);
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        for _ in 0..4 {
+            if stream
+                .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                .is_err()
+            {
+                break;
             }
-        };
+        }
         assert!(
-            closed,
-            "a request was left unanswered after {answered} answers"
+            end.recv_timeout(Duration::from_secs(10)).is_ok(),
+            "the connection is still served"
         );
-        assert!(answered >= 3, "{answered}");
     }
 }
