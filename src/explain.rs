@@ -4,8 +4,9 @@
 //! Every [`Cause`] is one switch on one stage of this crate's signing pipeline (a deliberately
 //! wrong encoder, sort, URI rule, key, ...). [`Explainer::explain`] computes the reference,
 //! then tries every cause alone, every pair of causes, the request without each of its query
-//! and form-body parameters in turn ([`Cause::ParameterNotSigned`]) and, last, three causes
-//! together, within a [`Budget`] of cost, and answers [`Verdict::Match`],
+//! and form-body parameters in turn ([`Cause::ParameterNotSigned`]), alone and with another
+//! cause, three causes together and, last, a parameter left out with two other causes, within
+//! a [`Budget`] of cost, and answers [`Verdict::Match`],
 //! [`Verdict::Explained`] with the causes that reproduce the observed value, or
 //! [`Verdict::Unexplained`]. When a base string was observed, [`compare`] says where it first
 //! differs from the reference, part by part.
@@ -282,11 +283,24 @@ impl Explanation {
             self.unsigned.join(", "),
             cause.what()
         );
-        if let Some(&other) = self.causes.iter().find(|&&c| c != cause) {
-            let _ = write!(text, " Together with that, it {} ({other}).", other.what());
-            let _ = write!(text, " To fix: {} {}", cause.fix(), other.fix());
-        } else {
-            let _ = write!(text, " To fix: {}", cause.fix());
+        let others: Vec<Cause> = self
+            .causes
+            .iter()
+            .copied()
+            .filter(|&c| c != cause)
+            .collect();
+        for (i, other) in others.iter().enumerate() {
+            let (start, end) = match (i, others.len()) {
+                (0, 1) => (" Together with that, it", "."),
+                (0, _) => (" Together with that, it", ","),
+                (i, n) if i + 1 == n => (" and it", "."),
+                _ => (" it", ","),
+            };
+            let _ = write!(text, "{start} {} ({other}){end}", other.what());
+        }
+        let _ = write!(text, " To fix: {}", cause.fix());
+        for other in &others {
+            let _ = write!(text, " {}", other.fix());
         }
         text
     }
@@ -472,7 +486,8 @@ impl<'a> Explainer<'a> {
     }
 
     /// Explains `observed`: tries every cause alone, then every pair of causes, the parameters
-    /// left unsigned, and three causes together, within the [`Budget`].
+    /// left unsigned (alone and with one cause), three causes together, and a parameter left
+    /// unsigned with two causes, within the [`Budget`].
     ///
     /// # Errors
     ///
@@ -559,6 +574,12 @@ impl<'a> Explainer<'a> {
             explanation.pair = true;
             explanation.causes = causes;
             explanation.reproduced = Some(base);
+        } else if let Some((a, b, name, base)) = search.unsigned_with_pair(&effective)? {
+            explanation.verdict = Verdict::Explained;
+            explanation.pair = true;
+            explanation.causes = vec![a, b, Cause::ParameterNotSigned];
+            explanation.reproduced = Some(base);
+            explanation.unsigned = vec![name];
         }
         explanation.searched = search.searched(&effective);
         if explanation.difference.is_none() {

@@ -38,6 +38,10 @@ fn apart(a: Cause, b: Cause) -> bool {
 /// How many parameters [`Cause::ParameterNotSigned`] tries leaving out, one at a time.
 const UNSIGNED_TRIED: usize = 256;
 
+/// How many parameters a parameter left unsigned together with two other causes is tried at:
+/// the first ones collected (each pair of causes is tried with each of them).
+pub(super) const UNSIGNED_WITH_PAIR_TRIED: usize = 16;
+
 /// The causes that change which parameters are collected: a parameter left unsigned is counted
 /// among those the reference collects, so it is not tried together with them.
 const COLLECTING: &[Cause] = &[
@@ -141,13 +145,24 @@ impl<'c, 'o> Search<'c, 'o> {
         }
         let collecting = changing.iter().filter(|c| COLLECTING.contains(c)).count();
         let unsigned_with = unsigned * changing.len().saturating_sub(collecting);
+        let leaving: Vec<Cause> = changing
+            .iter()
+            .copied()
+            .filter(|c| !COLLECTING.contains(c))
+            .collect();
+        let mut leaving_pairs = 0;
+        for (i, a) in leaving.iter().enumerate() {
+            leaving_pairs += leaving[i + 1..].iter().filter(|b| apart(*a, **b)).count();
+        }
+        let unsigned_with_pair = leaving_pairs * unsigned.min(UNSIGNED_WITH_PAIR_TRIED);
         let whole = 1
             + Cause::ALL.len()
             + pairs
             + unsigned
             + counts * (1 + others)
             + unsigned_with
-            + triples;
+            + triples
+            + unsigned_with_pair;
         Searched::new(tried, whole, false)
     }
 
@@ -304,7 +319,7 @@ impl<'c, 'o> Search<'c, 'o> {
                 if !self.meter.afford() {
                     return Ok(None);
                 }
-                let Ok(attempt) = self.attempt(Switches::unsigned_with(index, Some(*other))) else {
+                let Ok(attempt) = self.attempt(Switches::unsigned_with(index, &[*other])) else {
                     continue;
                 };
                 if !attempt.same_as(alone) && self.reproduces(&attempt) {
@@ -350,6 +365,53 @@ impl<'c, 'o> Search<'c, 'o> {
             }
         }
         None
+    }
+
+    /// A query or form-body parameter left unsigned together with two effective causes that
+    /// do not change which parameters are collected, once nothing else, three causes together
+    /// included, reproduces the observed value: the two causes, the name left out and the
+    /// base string. Tried last: each pair of causes in the order of their likelihood, with
+    /// each of the first [`UNSIGNED_WITH_PAIR_TRIED`] parameters in the order collected. Every
+    /// smaller set of these causes was tried before, so none reproduces the value.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn unsigned_with_pair(
+        &self,
+        effective: &[(Cause, Attempt)],
+    ) -> Result<Option<(Cause, Cause, String, BaseString)>, Error> {
+        let names = self.context.parameter_names()?;
+        let causes = Self::with_unsigned(effective);
+        for (i, &a) in causes.iter().enumerate() {
+            for &b in &causes[i + 1..] {
+                if !apart(a, b) {
+                    continue;
+                }
+                for (index, name) in names.iter().enumerate().take(UNSIGNED_WITH_PAIR_TRIED) {
+                    if !self.meter.afford() {
+                        return Ok(None);
+                    }
+                    let Ok(attempt) = self.attempt(Switches::unsigned_with(index, &[a, b])) else {
+                        continue;
+                    };
+                    if self.reproduces(&attempt) {
+                        let name = String::from_utf8_lossy(name).into_owned();
+                        return Ok(Some((a, b, name, attempt.base_string)));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The effective causes a parameter left unsigned is tried with, likeliest first: those
+    /// that leave collection alone.
+    fn with_unsigned(effective: &[(Cause, Attempt)]) -> Vec<Cause> {
+        let mut causes: Vec<Cause> = effective
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| !COLLECTING.contains(c))
+            .collect();
+        causes.sort_by_key(|c| c.rank());
+        causes
     }
 
     /// The most likely pair of effective causes that reproduces the observed value and that

@@ -71,13 +71,13 @@ impl Switches {
 
     /// [`Cause::ParameterNotSigned`] for the query or form-body parameter at `index`.
     pub(crate) fn unsigned(index: usize) -> Switches {
-        Switches::unsigned_with(index, None)
+        Switches::unsigned_with(index, &[])
     }
 
-    /// [`Switches::unsigned`] with one other cause.
-    pub(crate) fn unsigned_with(index: usize, with: Option<Cause>) -> Switches {
+    /// [`Switches::unsigned`] with other causes.
+    pub(crate) fn unsigned_with(index: usize, with: &[Cause]) -> Switches {
         let mut causes = vec![Cause::ParameterNotSigned];
-        causes.extend(with);
+        causes.extend_from_slice(with);
         Switches {
             unsigned: Some(index),
             ..Switches::of(&causes)

@@ -181,7 +181,7 @@ test("Firefox: every explain fixture with a known client signature, as a curl co
     const shown = await explainIn({ capture: command, "consumer-secret": secrets.consumer, "token-secret": secrets.token });
     assert.deepEqual({ verdict: shown.verdict, causes: shown.causes }, asPage(expected.answers[0]), line.name);
   }
-  assert.equal(cases.length, 141);
+  assert.equal(cases.length, 143);
 });
 
 test("Firefox: the Sign and Verify tabs", async () => {

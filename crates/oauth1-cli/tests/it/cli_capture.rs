@@ -214,7 +214,7 @@ fn a_copied_curl_command_is_explained_as_its_fields_are() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 141);
+    assert_eq!(checked, 143);
     // Every cause of the vocabulary is named for at least one capture.
     assert_eq!(
         causes_seen.len(),

@@ -135,14 +135,14 @@ fn an_origin_form_capture_is_explained_with_the_scheme_its_signature_needs() {
     }
     // Requests signed for http as many as for https, most with a mistake of the vocabulary,
     // each explained by it alone and not by an invented scheme-changed.
-    assert_eq!(lines.len(), 262);
+    assert_eq!(lines.len(), 266);
     assert_eq!(
         counts[&("http".to_owned(), "explained-without".to_owned())],
-        123
+        125
     );
     assert_eq!(
         counts[&("https".to_owned(), "explained-without".to_owned())],
-        123
+        125
     );
 }
 
