@@ -594,6 +594,12 @@ fn asked_approval_needs_the_page() {
         headers["location"],
         format!("https://client.example/done?state=s1&oauth_token={token}&denied={token}")
     );
+    // A denial is final: no page is shown for the token again.
+    let again = client()
+        .get(serve.url(&format!("/oauth/authorize?oauth_token={token}")))
+        .send()
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 400);
 
     // Pages of one token stay valid together, up to eight: the oldest of nine is forgotten.
     let token = temporary("https://client.example/done");
@@ -623,6 +629,7 @@ fn asked_approval_needs_the_page() {
     let signer = consumer().with_token(Token::new(token.as_str(), "unknown to the client"));
     let (status, body, _) = send(&signer, &exchange, "*/*");
     assert_eq!(status, 401, "{body}");
+    assert!(body.contains("oauth_problem=token_rejected"), "{body}");
 }
 
 /// `--profile woocommerce`: a resource request is accepted as WooCommerce's server computes its

@@ -65,6 +65,31 @@ where
         Ok(record)
     }
 
+    /// Spends the temporary credentials `token` unapproved: the resource owner said no on the
+    /// authorization page, and neither that page nor another may approve them after it, nor
+    /// may the consumer exchange them. Returns whose they were and where the owner is sent
+    /// back (RFC 5849 defines no denial: a provider may redirect to the callback with
+    /// `oauth_token` and a parameter of its own, such as X's `denied`, or show a page).
+    ///
+    /// # Errors
+    ///
+    /// [`AuthorizeError`]: unknown, expired or approved already.
+    pub async fn deny(&self, token: &str) -> Result<Pending, AuthorizeError> {
+        let now =
+            (self.verifier.clock().now()).map_err(|e| AuthorizeError::Server(e.to_string()))?;
+        self.waiting(token, now).await?;
+        let record = (self.verifier.credentials().temporary().take(token).await?)
+            .ok_or(AuthorizeError::UnknownToken)?;
+        if record.approval.is_some() {
+            // Approved between the check and the take: denied after all, and spent.
+            return Err(AuthorizeError::AlreadyApproved);
+        }
+        Ok(Pending {
+            consumer_key: record.consumer_key,
+            callback: record.callback,
+        })
+    }
+
     /// Records the approval of `owner` (the signed-in user, a user id of the application's)
     /// for the temporary credentials `token` (§2.2), and issues their verifier. The
     /// application calls it once the resource owner has said yes on its own authorization

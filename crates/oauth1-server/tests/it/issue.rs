@@ -298,6 +298,44 @@ async fn temporary_credentials_are_exchanged_once_and_only_once_approved() {
     ));
 }
 
+/// The resource owner says no: the temporary credentials are spent, unapproved; no page
+/// approves them after it and the consumer cannot exchange them. Approved ones cannot be
+/// denied.
+#[tokio::test]
+async fn a_denial_spends_the_temporary_credentials() {
+    let provider = provider();
+    let temporary = temporary(&provider, CALLBACK).await;
+    let token = temporary.token().key().to_owned();
+    let denied = provider.deny(&token).await.unwrap();
+    assert_eq!(denied.consumer_key, CK);
+    assert_eq!(denied.callback, CALLBACK);
+    for after in [
+        provider.pending(&token).await.map(|_| ()),
+        provider.approve(&token, "bob").await.map(|_| ()),
+        provider.deny(&token).await.map(|_| ()),
+    ] {
+        assert!(
+            matches!(after, Err(AuthorizeError::UnknownToken)),
+            "{after:?}"
+        );
+    }
+    assert_eq!(
+        reason(exchange(&provider, &temporary, "any").await),
+        Reason::BadSignature
+    );
+
+    let temporary = self::temporary(&provider, "oob").await;
+    let token = temporary.token().key().to_owned();
+    let approved = provider.approve(&token, "bob").await.unwrap();
+    assert!(matches!(
+        provider.deny(&token).await,
+        Err(AuthorizeError::AlreadyApproved)
+    ));
+    exchange(&provider, &temporary, approved.verifier())
+        .await
+        .unwrap();
+}
+
 #[tokio::test]
 async fn a_wrong_verifier_voids_the_temporary_credentials() {
     let provider = provider();

@@ -129,11 +129,11 @@ impl Provider {
         }
     }
 
-    /// The denial of `token`: its temporary credentials stay unapproved. With a callback, a
-    /// redirect to it with `oauth_token` and `denied` (the token again) added to its query, so
-    /// that the application learns of it; for `oob`, a page that says so.
+    /// The denial of `token`: its temporary credentials are spent unapproved. With a callback,
+    /// a redirect to it with `oauth_token` and `denied` (the token again) added to its query,
+    /// so that the application learns of it; for `oob`, a page that says so.
     async fn denied(&self, token: &str) -> Answer {
-        let pending = match self.issuer.pending(token).await {
+        let pending = match self.issuer.deny(token).await {
             Ok(pending) => pending,
             Err(e) => return plain(StatusCode::BAD_REQUEST, "token-rejected", &e.to_string()),
         };
@@ -141,7 +141,7 @@ impl Provider {
             let mut response = respond(
                 StatusCode::OK,
                 "text/plain; charset=utf-8",
-                "Denied: these temporary credentials stay unapproved, and the application's token request will be refused (permission_unknown).\n".to_owned(),
+                "Denied: these temporary credentials are spent unapproved, and the application's token request will be refused (token_rejected).\n".to_owned(),
             );
             guard(response.headers_mut());
             return (response, Outcome::new("denied", None));
