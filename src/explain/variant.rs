@@ -16,7 +16,7 @@ mod groups;
 
 use assembly::{encoded_once_by_javascript, parameter_string};
 pub(crate) use groups::EXCLUSIVE;
-use groups::{ASSEMBLY, COLLECTION, URI};
+use groups::{ASSEMBLY, COLLECTION, RESHAPING, URI};
 
 use super::cause::Cause;
 use super::php;
@@ -330,6 +330,14 @@ impl<'a> Context<'a> {
     /// of [`COLLECTION`] is on.
     fn collected(&self, switches: Switches) -> Result<Cow<'_, Parameters>, Error> {
         if switches.any(COLLECTION) {
+            let reads_otherwise = COLLECTION
+                .iter()
+                .any(|&c| switches.has(c) && !RESHAPING.contains(&c));
+            if !reads_otherwise {
+                // The reference's collection, reshaped: the sources are not decoded again.
+                let reference = self.collected(Switches::NONE)?.into_owned();
+                return Ok(Cow::Owned(self.reshaped(reference, switches)));
+            }
             return self.parameters(switches).map(Cow::Owned);
         }
         if let Some(params) = self.collected.get() {

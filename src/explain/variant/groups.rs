@@ -127,3 +127,21 @@ pub(super) const COLLECTION: &[Cause] = &[
     Cause::DuplicatesCollapsed,
     Cause::FirstDuplicateKept,
 ];
+
+/// The collection causes that only reshape what the reference collects (leave one out, add
+/// the realm, drop empty values, rename, collapse duplicates: [`Context::reshaped`]), without
+/// reading the sources otherwise: their readings reshape the reference's collection instead
+/// of collecting anew (a test holds each of them, and each with a parameter left out, to
+/// collecting anew).
+///
+/// [`Context::reshaped`]: super::Context
+pub(super) const RESHAPING: &[Cause] = &[
+    Cause::ParameterNotSigned,
+    Cause::QueryStartNotSigned,
+    Cause::RealmSigned,
+    Cause::EmptyValueDropped,
+    Cause::RepeatedNamesIndexed,
+    Cause::ArrayBracketsDropped,
+    Cause::DuplicatesCollapsed,
+    Cause::FirstDuplicateKept,
+];

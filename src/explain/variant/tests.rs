@@ -84,3 +84,42 @@ fn the_causes_outside_collection_collect_as_the_reference() {
         );
     }
 }
+
+/// A reading whose collection causes only reshape collects what collecting anew collects: the
+/// reference's collection reshaped is the same, cause by cause and with a parameter left out.
+#[test]
+fn reshaping_the_reference_collects_as_collecting_anew() {
+    let signer = Signer::new(Consumer::new("ck", "cs"))
+        .with_token(Token::new("tk", "ts"))
+        .with_realm(Realm::new("Photos").unwrap());
+    let nonce = Nonce::new("n").unwrap();
+    let request = Request::new(
+        "POST",
+        "https://api.example.com/x?q=a+b%20c&q=&ids[]=1&ids[0]=2&ids[]=3&z=a=b&e=",
+    )
+    .unwrap()
+    .with_form_body(b"a=1&a=&b=x%2By+z&c%5B%5D=1&c%5B%5D=2");
+    let context = Context::new(&signer, &request, &nonce, Timestamp::new(1), None).unwrap();
+    let listed = |params: &Parameters| -> Vec<(Source, Vec<u8>, Vec<u8>)> {
+        params
+            .iter()
+            .map(|p| (p.source, p.name.to_vec(), p.value.to_vec()))
+            .collect()
+    };
+    let mut tried = 0;
+    for &cause in groups::RESHAPING {
+        for index in [None, Some(0), Some(3)] {
+            let switches = match (cause, index) {
+                (Cause::ParameterNotSigned, _) => Switches::unsigned(index.unwrap_or(1)),
+                (Cause::QueryStartNotSigned, _) => Switches::query_start(2, None),
+                (_, None) => Switches::of(&[cause]),
+                (_, Some(index)) => Switches::unsigned_with(index, &[cause]),
+            };
+            let anew = listed(&context.parameters(switches).unwrap());
+            let reshaped = listed(&context.collected(switches).unwrap());
+            assert_eq!(reshaped, anew, "{cause} with {index:?}");
+            tried += 1;
+        }
+    }
+    assert_eq!(tried, 3 * groups::RESHAPING.len());
+}
