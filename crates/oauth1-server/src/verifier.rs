@@ -556,7 +556,12 @@ impl<C: CredentialStore, N: NonceStore> Verifier<C, N> {
                     Some(budget) => {
                         let secrets = secrets_of(consumer.as_ref(), token, held.as_ref());
                         if let Err(answer) =
-                            diagnose::admit(authorization, method, secrets.is_some())
+                            // A header of another scheme is none (`oauth_header`).
+                            diagnose::admit(
+                                crate::protocol::oauth_header(authorization),
+                                method,
+                                secrets.is_some(),
+                            )
                         {
                             return Err(VerifyError::BadSignature {
                                 base_string: base.build().into_string(),
