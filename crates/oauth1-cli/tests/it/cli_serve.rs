@@ -134,6 +134,16 @@ fn send_with(
     (status, response.text().unwrap(), headers)
 }
 
+/// Temporary credentials for `callback`: the endpoint's 200 answer.
+fn request_token(serve: &Serve, callback: &str) -> String {
+    let request = Request::new("POST", &serve.url("/oauth/request_token"))
+        .unwrap()
+        .with_callback(callback);
+    let (status, body, _) = send(&consumer(), &request, "*/*");
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
 /// The value of `name` in a form body.
 fn form_field(body: &str, name: &str) -> Option<String> {
     url::form_urlencoded::parse(body.as_bytes())
@@ -149,11 +159,7 @@ fn the_three_legged_flow_then_a_resource_and_the_refusals_on_the_way() {
 
     // 1. Temporary credentials, for a callback with a query of its own.
     let callback = "http://127.0.0.1:9/cb?state=s%201";
-    let request = Request::new("POST", &serve.url("/oauth/request_token"))
-        .unwrap()
-        .with_callback(callback);
-    let (status, body, _) = send(&consumer(), &request, "*/*");
-    assert_eq!(status, 200, "{body}");
+    let body = request_token(&serve, callback);
     let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
     let token = temporary.token().key().to_owned();
 
@@ -473,11 +479,7 @@ fn an_unknown_consumer_key_is_named() {
 #[test]
 fn an_oob_approval_shows_the_verifier() {
     let serve = Serve::start(&[]);
-    let request = Request::new("POST", &serve.url("/oauth/request_token"))
-        .unwrap()
-        .with_callback("oob");
-    let (status, body, _) = send(&consumer(), &request, "*/*");
-    assert_eq!(status, 200, "{body}");
+    let body = request_token(&serve, "oob");
     let token = form_field(&body, "oauth_token").unwrap();
     let shown = client()
         .get(serve.url(&format!("/oauth/authorize?oauth_token={token}")))
@@ -962,11 +964,7 @@ fn rsa_is_refused_for_its_method_and_the_methods_named_are_verified() {
 #[test]
 fn the_credential_endpoints_answer_another_method_405() {
     let serve = Serve::start(&[]);
-    let request = Request::new("POST", &serve.url("/oauth/request_token"))
-        .unwrap()
-        .with_callback("oob");
-    let (status, body, _) = send(&consumer(), &request, "*/*");
-    assert_eq!(status, 200, "{body}");
+    let body = request_token(&serve, "oob");
     let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
     let with_temporary = consumer().with_token(temporary.token().clone());
     for (path, section) in [

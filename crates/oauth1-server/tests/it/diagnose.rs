@@ -61,6 +61,16 @@ fn needs_the_written_query(expected: &[&str], url: &str) -> bool {
     expected.contains(&"unescaped-query-encoded-once") && url.contains('\'')
 }
 
+/// An explain line's expected cause ids: the explanation, then what reproduces it as well.
+fn expected_ids(line: &Value) -> Vec<&str> {
+    ["causes", "alternatives"]
+        .iter()
+        .filter_map(|field| line["expected"][field].as_array())
+        .flatten()
+        .map(|c| c.as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
     let mut diagnosed = 0;
@@ -72,12 +82,7 @@ fn a_bad_signature_is_diagnosed_with_the_mistake_that_made_it() {
             continue;
         }
         // The explanation, then what reproduces it as well: the diagnosis names them all.
-        let expected: Vec<&str> = ["causes", "alternatives"]
-            .iter()
-            .filter_map(|field| line["expected"][field].as_array())
-            .flatten()
-            .map(|c| c.as_str().unwrap())
-            .collect();
+        let expected = expected_ids(&line);
         if expected.iter().any(|c| NEED_THE_WRITTEN_URL.contains(c))
             || needs_the_written_query(&expected, line["url"].as_str().unwrap())
         {
@@ -126,12 +131,7 @@ fn the_tower_layer_diagnoses_from_the_query_as_sent() {
         .unwrap();
     let mut sent = 0;
     for line in lines() {
-        let expected: Vec<&str> = ["causes", "alternatives"]
-            .iter()
-            .filter_map(|field| line["expected"][field].as_array())
-            .flatten()
-            .map(|c| c.as_str().unwrap())
-            .collect();
+        let expected = expected_ids(&line);
         let url = line["url"].as_str().unwrap();
         if !needs_the_written_query(&expected, url) {
             continue;
